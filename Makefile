@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched-idle-predict: every entry point. `make help` lists them.
+#
+# Built things live outside the checkout, in $(SIP_CACHE), so a fresh clone
+# and CI reuse them (see design/contract.md).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SIP_CACHE ?= $(HOME)/.cache/sched-idle-predict
+export SIP_CACHE
+
+KERNEL   ?= base
+CMD      ?= uname -r
+SMP      ?= 2
+TIMEOUT  ?= 300
+DISKS    ?=
+APPEND   ?=
+PLATFORM ?= x86-client
+RESULTS  ?= results/last
+V        ?= 0
+export KERNEL SMP TIMEOUT DISKS APPEND PLATFORM RESULTS V
+
+# CMD reaches the guest verbatim: make must not expand the $ in it, so it is
+# passed by value, shell-quoted, instead of exported.
+shq = '$(subst ','\'',$(1))'
+
+
+# Kernel fragments: base for every kernel, <kernel>.config on top when present.
+FRAGS = qemu/config/base.config $(wildcard qemu/config/$(1).config)
+
+HELP := \
+	"run          the main job: trace a mixed workload on the patched kernel, report + plots" \
+	"test         host checks and in-guest tests on both kernels; last line 'N passed, N failed'" \
+	"deps         install the Debian packages the project needs (idempotent)" \
+	"kernel       build the base (vanilla) and patched (base + series/) kernels" \
+	"boot         boot KERNEL=base|patched, run CMD in the guest, exit with its status" \
+	"             [SMP=2] [TIMEOUT=300] [DISKS='100us 2ms'] [APPEND=...] [PLATFORM=x86-client|none]" \
+	"             [RESULTS=results/last] [V=1 prints the QEMU command]" \
+	"disk-latency boot with DISKS and report each disk's O_DIRECT read latency" \
+	"clean        remove results/ (the cache in SIP_CACHE is kept)" \
+	"distclean    also remove SIP_CACHE ($(SIP_CACHE))"
+
+-include $(sort $(wildcard mk/*.mk))
+
+.PHONY: help deps kernel kernel-tree kernel-base kernel-patched boot test disk-latency clean distclean
+
+help:
+	@echo "sched-idle-predict: make <target> [VAR=value]"
+	@for l in $(HELP); do echo "  $$l"; done
+
+deps:
+	@./qemu/deps.sh
+
+kernel-tree: deps
+	@./qemu/kernel-tree.sh $(SIP_CACHE) series
+
+kernel-base: kernel-tree
+	@echo "kernel: building base in $(SIP_CACHE)/base/obj"
+	@./qemu/build-kernel.sh $(SIP_CACHE)/base/src $(SIP_CACHE)/base/obj $(call FRAGS,base)
+	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/base/obj/linux.version
+
+kernel-patched: kernel-tree
+	@echo "kernel: building patched in $(SIP_CACHE)/patched/obj"
+	@./qemu/build-kernel.sh $(SIP_CACHE)/patched/src $(SIP_CACHE)/patched/obj $(call FRAGS,patched)
+	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/patched/obj/linux.version
+
+kernel: kernel-base kernel-patched
+	@echo "kernel: base $$(cat $(SIP_CACHE)/base/obj/kernelrelease), patched $$(cat $(SIP_CACHE)/patched/obj/kernelrelease), from $$(cat $(SIP_CACHE)/linux.version)"
+
+# Boot builds the kernel first only when it was never built; `make kernel`
+# is the way to rebuild after a change.
+boot: deps
+	@if [ ! -f $(SIP_CACHE)/$(KERNEL)/obj/arch/x86/boot/bzImage ] && \
+	    [ "$(KERNEL)" = base -o "$(KERNEL)" = patched ]; then \
+		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
+	@CMD=$(call shq,$(value CMD)) ./qemu/boot.sh
+
+disk-latency: deps
+	@DISKS="$${DISKS:-0 100us 500us 2ms}" \
+		CMD='for d in /dev/vd?; do [ "$$(cat /sys/block/$${d#/dev/}/serial)" = sipresults ] || disklat $$d 1000; done' \
+		./qemu/boot.sh
+
+test: deps
+	@./tests/run.sh
+
+clean:
+	rm -rf results
+
+distclean: clean
+	rm -rf $(SIP_CACHE)

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the initramfs of one kernel: busybox-static, the project's static C
+# tools, trace-cmd with the shared libraries it needs (copied from the
+# host), the out-of-tree modules built for that kernel, and a copy of the
+# project's tests/ and trace-scripts/.
+#
+# usage: mkinitramfs.sh <kernel-name>      (SIP_CACHE, run from the checkout)
+set -eu
+
+k=$1
+cache=${SIP_CACHE:?}
+top=$(pwd)
+obj=$cache/$k/obj
+stage=$cache/$k/initramfs
+tools=$cache/tools/guest
+out=$cache/$k/initramfs.cpio
+
+die() { echo "mkinitramfs: $*" >&2; exit 1; }
+[ -f "$obj/arch/x86/boot/bzImage" ] || die "kernel $k is not built ($obj)"
+
+# Static guest tools, rebuilt when their source changed.
+mkdir -p "$tools"
+for c in tests/guest/*.c tests/workloads/*.c; do
+	[ -f "$c" ] || continue
+	b=$tools/$(basename "$c" .c)
+	if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then
+		gcc -static -O2 -Wall -Wextra -Werror -o "$b" "$c" -lm ||
+			die "cannot build guest tool $c"
+	fi
+done
+
+# Out-of-tree modules for this kernel.
+if [ -x qemu/emu-idle/build.sh ]; then
+	qemu/emu-idle/build.sh "$obj" "$cache/$k/modules/emu-idle" >/dev/null ||
+		die "emu_idle module does not build for $k"
+fi
+
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib64,etc,proc,sys,dev,tmp,results,sip}
+cp /bin/busybox "$stage/bin/busybox"
+cp qemu/guest-init.sh "$stage/init"
+chmod 755 "$stage/init"
+echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
+
+copy_with_libs() {
+	local bin=$1 dst=$2 lib
+	cp "$bin" "$stage$dst"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+copy_with_libs /usr/bin/trace-cmd /usr/bin/trace-cmd
+for c in "$tools"/*; do
+	[ -x "$c" ] && cp "$c" "$stage/usr/bin/"
+done
+[ -d "$cache/$k/tools" ] && cp "$cache/$k/tools"/* "$stage/usr/bin/" 2>/dev/null
+find "$cache/$k/modules" -name '*.ko' -exec cp {} "$stage/lib/modules/" \; 2>/dev/null || true
+cp -r tests trace-scripts "$stage/sip/"
+find "$stage/sip" -name '*.o' -delete
+
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make test: host checks, then the in-guest tests on both kernels, then the
+# KUnit suites built into the kernels. Prints TAP; the last line is
+# "N passed, N failed". Exits non-zero when anything failed.
+#
+# TESTS=<glob> limits which tests run (matched against the file name).
+set -u
+cd "$(dirname "$0")/.."
+out=${SIP_TEST_OUT:-results/test}
+rm -rf "$out"; mkdir -p "$out"
+pass=0 failn=0 skip=0
+filter=${TESTS:-*}
+
+# Count the TAP of one test program. A test passes when every ok line is
+# ok, there is at least one, the plan (if any) matches, and it exited 0.
+count_tap() {	# <name> <tap-file> <exit-status>
+	local name=$1 tap=$2 rc=$3 plan nok nnot nskip
+	plan=$(grep -m1 -E '^1\.\.[0-9]+' "$tap" | sed 's/^1\.\.\([0-9]*\).*/\1/')
+	nok=$(grep -cE '^ok [0-9]+' "$tap")
+	nnot=$(grep -cE '^not ok [0-9]+' "$tap")
+	nskip=$(grep -cE '^ok [0-9]+.*# *(SKIP|skip)' "$tap")
+	pass=$((pass + nok - nskip)); skip=$((skip + nskip)); failn=$((failn + nnot))
+	if [ "$rc" != 0 ] && [ "$nnot" = 0 ]; then
+		echo "not ok - $name exited with status $rc"
+		failn=$((failn + 1))
+	elif [ -n "$plan" ] && [ "$plan" != $((nok + nnot)) ]; then
+		echo "not ok - $name planned $plan tests, ran $((nok + nnot))"
+		failn=$((failn + 1))
+	elif [ -z "$plan" ] && [ $((nok + nnot)) = 0 ]; then
+		echo "not ok - $name printed no TAP"
+		failn=$((failn + 1))
+	fi
+}
+
+echo "TAP version 13"
+
+# 1. Host checks
+for t in tests/host/*.t; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t" .t)
+	case "$name" in $filter) ;; *) continue ;; esac
+	echo "# host: $name"
+	"$t" > "$out/host-$name.tap" 2>"$out/host-$name.err"
+	rc=$?
+	cat "$out/host-$name.tap"
+	[ "$rc" != 0 ] && tail -5 "$out/host-$name.err" | sed 's/^/# /'
+	count_tap "host/$name" "$out/host-$name.tap" "$rc"
+done
+
+# 2. Kernels
+echo "# building kernels (make kernel)"
+if make --no-print-directory kernel > "$out/kernel.log" 2>&1; then
+	echo "ok - make kernel: $(tail -1 "$out/kernel.log")"
+	pass=$((pass + 1))
+else
+	tail -15 "$out/kernel.log" | sed 's/^/# /'
+	echo "not ok - make kernel"
+	failn=$((failn + 1))
+fi
+
+# 3. Guest tests, grouped by their boot header.
+declare -A groups
+for t in tests/guest/*.t; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t" .t)
+	case "$name" in $filter) ;; *) continue ;; esac
+	hdr=$(grep -m1 '^# sip-boot:' "$t" | sed 's/^# sip-boot://')
+	key=$(echo "$hdr" | tr ' ' '\n' | grep . | LC_ALL=C sort | tr '\n' ' ')
+	groups[$key]+="$name "
+done
+
+kunit_done=
+for key in "${!groups[@]}"; do
+	kernels="base,patched" platform=x86-client smp=2 disks="" append="" to=300
+	for kv in $key; do
+		case "$kv" in
+		KERNEL=*) kernels=${kv#KERNEL=} ;;
+		PLATFORM=*) platform=${kv#PLATFORM=} ;;
+		SMP=*) smp=${kv#SMP=} ;;
+		DISKS=*) disks=${kv#DISKS=}; disks=${disks//,/ } ;;
+		APPEND=*) append+=" ${kv#APPEND=}" ;;
+		TIMEOUT=*) to=${kv#TIMEOUT=} ;;
+		esac
+	done
+	names=${groups[$key]}
+	for k in ${kernels//,/ }; do
+		res=$out/guest-$k-$(echo "$key" | md5sum | cut -c1-8)
+		echo "# guest ($k; $key): $names"
+		list=$(for n in $names; do printf '%s ' "$n"; done)
+		KERNEL=$k PLATFORM=$platform SMP=$smp DISKS="$disks" APPEND="$append" \
+			TIMEOUT=$((to * $(echo $names | wc -w) + 60)) RESULTS=$res \
+			CMD="sh /sip/tests/guest/run-tests.sh $to $list" \
+			./qemu/boot.sh > "$res.out" 2> "$res.err"
+		brc=$?
+		for n in $names; do
+			tap=$res/tap/$n.tap
+			if [ -f "$tap" ]; then
+				sed 's/^/    /' "$tap" | grep -E '^    (not )?ok|^    #' | head -200
+				count_tap "guest/$k/$n" "$tap" "$(cat "$res/tap/$n.rc")"
+			else
+				echo "not ok - guest/$k/$n: boot failed: $(tail -1 "$res.err")"
+				failn=$((failn + 1))
+			fi
+		done
+		[ "$brc" != 0 ] && [ -s "$res.err" ] && echo "# boot: $(tail -1 "$res.err")"
+		# KUnit suites run at every boot; parse them once per kernel.
+		case " $kunit_done " in *" $k "*) continue ;; esac
+		[ -f "$res/dmesg.log" ] || continue
+		kunit_done+=" $k"
+		sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.log" > "$out/kunit-$k.ktap"
+		if grep -qE '^ *# Subtest:' "$out/kunit-$k.ktap"; then
+			echo "# kunit ($k)"
+			grep -E '^    (not )?ok [0-9]+ ' "$out/kunit-$k.ktap" | sed 's/^    //' |
+				sed "s/^\(\(not \)\?ok [0-9]* \)/\1kunit\/$k: /" > "$out/kunit-$k.tap"
+			cat "$out/kunit-$k.tap"
+			count_tap "kunit/$k" "$out/kunit-$k.tap" 0
+		fi
+	done
+done
+
+echo "# results in $out; skipped: $skip"
+echo "$pass passed, $failn failed"
+[ "$failn" = 0 ]
