@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Trace analysis: sip-idle-report (C, libtracecmd), its test programs, the
+# plots, and `make run`. Binaries go to $(SIP_TOOLS), never the checkout.
+# design/analysis.md describes the tools and their formats.
+
+SIP_TOOLS ?= $(SIP_CACHE)/tools
+
+TRACE_DIR    := trace-scripts/sip-idle-report
+TRACE_SRCS   := $(TRACE_DIR)/main.c $(TRACE_DIR)/reader.c $(TRACE_DIR)/model.c \
+		$(TRACE_DIR)/platform.c $(TRACE_DIR)/output.c
+TRACE_HDRS   := $(wildcard $(TRACE_DIR)/*.h)
+TRACE_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 \
+		$(shell pkg-config --cflags libtracecmd 2>/dev/null)
+TRACE_LIBS   := $(shell pkg-config --libs libtracecmd 2>/dev/null) -lm
+TRACE_SAN    := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=undefined
+
+REPORT       := $(SIP_TOOLS)/sip-idle-report
+REPORT_SAN   := $(SIP_TOOLS)/sip-idle-report-san
+MODEL_TEST   := $(SIP_TOOLS)/analyser-model-test
+
+# `make run`: the patched kernel once the series exists.
+RUN_KERNEL   ?= $(if $(wildcard series/*.patch),patched,base)
+RUN_DISKS    ?= 100us 2ms
+RUN_PLATFORM ?= x86-client
+RUN_SECONDS  ?= 10
+RUN_RESULTS  ?= results/run
+
+HELP += \
+	"analyser     build sip-idle-report into $(SIP_TOOLS)" \
+	"report       analyse TRACE=dir/trace.dat (platform.txt beside it) [FORMAT=text|csv|json], plot into its dir" \
+	"             run: [RUN_KERNEL=$(RUN_KERNEL)] [RUN_DISKS='$(RUN_DISKS)'] [RUN_SECONDS=$(RUN_SECONDS)] [RUN_RESULTS=$(RUN_RESULTS)]"
+
+.PHONY: analyser analyser-tests report run
+
+$(REPORT): $(TRACE_SRCS) $(TRACE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TRACE_CFLAGS) -o $@ $(TRACE_SRCS) $(TRACE_LIBS)
+
+$(REPORT_SAN): $(TRACE_SRCS) $(TRACE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TRACE_CFLAGS) $(TRACE_SAN) -o $@ $(TRACE_SRCS) $(TRACE_LIBS)
+
+$(MODEL_TEST): tests/host/analyser-model-test.c $(TRACE_DIR)/model.c $(TRACE_DIR)/platform.c \
+		$(TRACE_DIR)/output.c $(TRACE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TRACE_CFLAGS) $(TRACE_SAN) -I$(TRACE_DIR) -o $@ $(filter %.c,$^) -lm
+
+analyser: $(REPORT)
+
+analyser-tests: $(REPORT) $(REPORT_SAN) $(MODEL_TEST)
+
+TRACE  ?= $(RUN_RESULTS)/trace.dat
+FORMAT ?= text
+
+report: $(REPORT)
+	@$(REPORT) -f $(FORMAT) $(TRACE)
+	@./trace-scripts/sip-idle-plot.sh $(REPORT) $(TRACE) $(dir $(TRACE))
+
+run: $(REPORT)
+	@$(MAKE) --no-print-directory boot KERNEL=$(RUN_KERNEL) PLATFORM=$(RUN_PLATFORM) \
+		DISKS='$(RUN_DISKS)' RESULTS=$(RUN_RESULTS) \
+		TIMEOUT=$$(( $(RUN_SECONDS) * 20 + 120 )) \
+		CMD='/sip/trace-scripts/record.sh -t $(RUN_SECONDS) -w mixed'
+	@$(REPORT) $(RUN_RESULTS)/trace.dat | tee $(RUN_RESULTS)/report.txt
+	@$(REPORT) -f json -o $(RUN_RESULTS)/report.json $(RUN_RESULTS)/trace.dat
+	@./trace-scripts/sip-idle-plot.sh $(REPORT) $(RUN_RESULTS)/trace.dat $(RUN_RESULTS)

@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sip-idle-report: the model. Events go in one at a time in timestamp order
+ * (sip_model_feed()), the report comes out at the end. Nothing here knows
+ * about trace.dat; tests feed synthetic events straight in.
+ *
+ * Idle periods. power:cpu_idle with state S on CPU C opens a period, the
+ * next power:cpu_idle with state 4294967295 (PWR_EVENT_EXIT) on C closes it;
+ * its length is the difference of the two timestamps. An exit without an
+ * entry (the trace began inside idle) is ignored, an entry still open when
+ * the trace ends is counted in open_at_end, and a period during which C's
+ * ring buffer lost events is thrown away (discarded): with events missing we
+ * cannot know the period was one period.
+ *
+ * The judgement of a period of length d in state s, with the latency limit L
+ * (the prediction event's latency_req_ns when the period has one, otherwise
+ * the platform description's limit):
+ *
+ *   allowed(t)	= t is enabled and exit_latency(t) <= L
+ *   too deep	= d < target_residency(s) and some shallower t is allowed
+ *		  (the kernel's "above" rule, cpuidle_reflect())
+ *   too shallow = some deeper allowed t has target_residency(t) <= d
+ *		  (the "below" rule, with the latency limit taken into account,
+ *		  which the kernel's power:cpu_idle_miss does not do)
+ *   correct	= neither
+ *
+ * The hindsight oracle knows d. For every period it picks the allowed state
+ * of least modelled energy, E_t(d) = power_mw(t) * d + transition_uj(t);
+ * mW times ms is uJ, so E_uj = power_mw * d_ns / 1e6 + transition_uj. The
+ * run's energy divided by the oracle's is >= 1 by construction; 1.00 is a
+ * perfect governor. The energy oracle and the residency rule agree when the
+ * platform's target residencies are the break-even points of its power
+ * figures, which is what target residency means; they can differ on a
+ * platform described inconsistently, and then the report shows both.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/*
+ * A map from a 64-bit key to a timestamp, open addressing with linear
+ * probing and backward-shift deletion. Pending wake-ups (key: pid) and
+ * in-flight block requests (key: dev, sector) live here. The size is
+ * bounded: a trace that loses completions cannot grow it past MAP_MAX
+ * entries; at that point the map is emptied and the loss counted.
+ */
+#define MAP_MAX		(1u << 20)
+
+struct map_slot {
+	uint64_t key;
+	uint64_t ts_ns;
+	uint8_t used, flag;
+};
+
+struct map {
+	struct map_slot *s;
+	size_t cap, n;
+	uint64_t overflows;
+};
+
+static size_t map_hash(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return key & (cap - 1);
+}
+
+static struct map_slot *map_find(struct map *m, uint64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = map_hash(key, m->cap); m->s[i].used; i = (i + 1) & (m->cap - 1))
+		if (m->s[i].key == key)
+			return &m->s[i];
+	return NULL;
+}
+
+static int map_grow(struct map *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 1024, i;
+	struct map_slot *ns = calloc(ncap, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	for (i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->s[i].used)
+			continue;
+		for (j = map_hash(m->s[i].key, ncap); ns[j].used; j = (j + 1) & (ncap - 1))
+			;
+		ns[j] = m->s[i];
+	}
+	free(m->s);
+	m->s = ns;
+	m->cap = ncap;
+	return 0;
+}
+
+static int map_put(struct map *m, uint64_t key, uint64_t ts_ns, uint8_t flag)
+{
+	struct map_slot *sl = map_find(m, key);
+	size_t i;
+
+	if (sl) {
+		sl->ts_ns = ts_ns;
+		sl->flag = flag;
+		return 0;
+	}
+	if (m->n >= MAP_MAX) {
+		memset(m->s, 0, m->cap * sizeof(*m->s));
+		m->n = 0;
+		m->overflows++;
+	}
+	if ((m->n + 1) * 2 > m->cap && map_grow(m))
+		return -1;
+	for (i = map_hash(key, m->cap); m->s[i].used; i = (i + 1) & (m->cap - 1))
+		;
+	m->s[i] = (struct map_slot){ .key = key, .ts_ns = ts_ns, .used = 1, .flag = flag };
+	m->n++;
+	return 0;
+}
+
+static void map_del(struct map *m, struct map_slot *sl)
+{
+	size_t i = sl - m->s, j = i;
+
+	m->s[i].used = 0;
+	m->n--;
+	for (;;) {
+		size_t h;
+
+		j = (j + 1) & (m->cap - 1);
+		if (!m->s[j].used)
+			return;
+		h = map_hash(m->s[j].key, m->cap);
+		/* Move j back to i unless its home lies cyclically in (i, j]. */
+		if ((i <= j) ? (i < h && h <= j) : (i < h || h <= j))
+			continue;
+		m->s[i] = m->s[j];
+		m->s[j].used = 0;
+		i = j;
+	}
+}
+
+static int samples_add(struct sip_samples *s, int64_t v)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 256;
+		int64_t *nv = realloc(s->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/**
+ * sip_dist_compute() - summarise samples
+ * @s: the samples; sorted in place
+ * @d: the summary
+ *
+ * Percentiles are nearest-rank: pN is the smallest sample with at least N%
+ * of the samples at or below it, i.e. sorted[ceil(N * n / 100) - 1]. With
+ * 10 samples p50 is the 5th and p99 the 10th.
+ *
+ * Return: 0.
+ */
+int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d)
+{
+	double sum = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!s->n)
+		return 0;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_i64);
+	for (i = 0; i < s->n; i++)
+		sum += (double)s->v[i];
+	d->count = s->n;
+	d->min = s->v[0];
+	d->max = s->v[s->n - 1];
+	d->p50 = s->v[(50 * s->n + 99) / 100 - 1];
+	d->p99 = s->v[(99 * s->n + 99) / 100 - 1];
+	d->mean = sum / (double)s->n;
+	return 0;
+}
+
+struct pred {
+	bool valid;
+	uint64_t next_timer_ns, next_io_ns, latency_req_ns, predicted_ns;
+	uint32_t state;
+	bool tick_stopped;
+};
+
+struct cpu_rt {
+	bool in_idle;
+	uint64_t idle_start_ns;
+	uint32_t idle_state;
+	struct pred pending;	/* last prediction, not yet used */
+	struct pred cur;	/* the prediction of the open period */
+	bool exit_pending;	/* idle exited, no sched_switch yet */
+	uint64_t exit_ns;
+};
+
+struct dev_acc {
+	uint32_t dev;
+	struct sip_samples lat;
+};
+
+struct sip_model {
+	struct sip_platform plat;
+	struct cpu_rt rt[SIP_MAX_CPUS];
+	struct sip_cpu_stats cpu[SIP_MAX_CPUS];
+	int nr_cpus;
+	int max_state;
+	struct map wake, rq;
+	struct sip_samples wake_to_run, wake_to_run_idle, exit_to_switch;
+	struct sip_pred_stats pred[SIP_NR_SRC];
+	struct dev_acc *devs;
+	int nr_devs;
+	struct sip_report rep;
+	sip_period_sink sink;
+	void *sink_arg;
+	bool seen_first;
+	bool finished;
+};
+
+static bool allowed(const struct sip_platform *plat, int t, uint64_t limit_ns)
+{
+	return !plat->states[t].disabled &&
+	       plat->states[t].exit_latency_ns <= limit_ns;
+}
+
+/**
+ * sip_ideal_state() - the state the residency rule asks for
+ * @plat: platform description
+ * @length_ns: the idle period's actual length
+ * @limit_ns: the latency limit in force
+ *
+ * Return: the deepest allowed state whose target residency is at most
+ * @length_ns; the shallowest allowed state when none is; 0 when nothing is
+ * allowed at all.
+ */
+int sip_ideal_state(const struct sip_platform *plat, uint64_t length_ns,
+		    uint64_t limit_ns)
+{
+	int t, best = -1, first = -1;
+
+	for (t = 0; t < plat->nr_states; t++) {
+		if (!allowed(plat, t, limit_ns))
+			continue;
+		if (first < 0)
+			first = t;
+		if (plat->states[t].target_residency_ns <= length_ns)
+			best = t;
+	}
+	if (best >= 0)
+		return best;
+	return first >= 0 ? first : 0;
+}
+
+/**
+ * sip_energy_uj() - modelled energy of one idle period
+ * @plat: platform description
+ * @state: the state
+ * @length_ns: how long the CPU stayed idle
+ *
+ * Return: power_mw * length + transition cost, in microjoules.
+ */
+double sip_energy_uj(const struct sip_platform *plat, int state,
+		     uint64_t length_ns)
+{
+	const struct sip_state_desc *s = &plat->states[state];
+
+	return s->power_mw * ((double)length_ns / 1e6) + s->transition_uj;
+}
+
+/**
+ * sip_oracle_state() - the state of least energy, in hindsight
+ * @plat: platform description
+ * @length_ns: the idle period's actual length
+ * @limit_ns: the latency limit in force
+ *
+ * Return: the allowed state of least sip_energy_uj(), the shallower one on
+ * a tie; 0 when nothing is allowed.
+ */
+int sip_oracle_state(const struct sip_platform *plat, uint64_t length_ns,
+		     uint64_t limit_ns)
+{
+	double best_uj = 0;
+	int t, best = -1;
+
+	for (t = 0; t < plat->nr_states; t++) {
+		double e;
+
+		if (!allowed(plat, t, limit_ns))
+			continue;
+		e = sip_energy_uj(plat, t, length_ns);
+		if (best < 0 || e < best_uj) {
+			best = t;
+			best_uj = e;
+		}
+	}
+	return best >= 0 ? best : 0;
+}
+
+/**
+ * sip_classify() - judge one idle period
+ * @plat: platform description
+ * @state: the state the kernel entered
+ * @length_ns: the period's actual length
+ * @limit_ns: the latency limit in force
+ *
+ * Return: SIP_TOO_DEEP, SIP_TOO_SHALLOW or SIP_CORRECT by the rules at the
+ * top of this file; SIP_UNCLASSIFIED for a state the platform lacks.
+ */
+int sip_classify(const struct sip_platform *plat, int state,
+		 uint64_t length_ns, uint64_t limit_ns)
+{
+	int t;
+
+	if (state < 0 || state >= plat->nr_states)
+		return SIP_UNCLASSIFIED;
+	if (length_ns < plat->states[state].target_residency_ns)
+		for (t = 0; t < state; t++)
+			if (allowed(plat, t, limit_ns))
+				return SIP_TOO_DEEP;
+	for (t = state + 1; t < plat->nr_states; t++)
+		if (allowed(plat, t, limit_ns) &&
+		    plat->states[t].target_residency_ns <= length_ns)
+			return SIP_TOO_SHALLOW;
+	return SIP_CORRECT;
+}
+
+const char *sip_class_name(int cls)
+{
+	static const char *const n[] = { "correct", "too_deep", "too_shallow",
+					 "unclassified" };
+
+	return (cls >= 0 && cls <= SIP_UNCLASSIFIED) ? n[cls] : "?";
+}
+
+const char *sip_src_name(int src)
+{
+	return src == SIP_SRC_IO ? "io" : "timer";
+}
+
+const char *sip_state_name(const struct sip_report *r, int state, char *buf,
+			   size_t len)
+{
+	if (r->plat->present && state < r->plat->nr_states)
+		return r->plat->states[state].name;
+	snprintf(buf, len, "state%d", state);
+	return buf;
+}
+
+struct sip_model *sip_model_new(const struct sip_platform *plat)
+{
+	struct sip_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (plat)
+		m->plat = *plat;
+	m->max_state = m->plat.present ? m->plat.nr_states - 1 : -1;
+	return m;
+}
+
+void sip_model_set_sink(struct sip_model *m, sip_period_sink fn, void *arg)
+{
+	m->sink = fn;
+	m->sink_arg = arg;
+}
+
+static void note_cpu(struct sip_model *m, int cpu)
+{
+	if (cpu + 1 > m->nr_cpus)
+		m->nr_cpus = cpu + 1;
+}
+
+static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
+{
+	struct cpu_rt *rt = &m->rt[cpu];
+	struct sip_cpu_stats *cs = &m->cpu[cpu];
+	const struct sip_platform *plat = &m->plat;
+	uint64_t d = end_ns - rt->idle_start_ns;
+	uint64_t limit = plat->present ? plat->latency_limit_ns : SIP_NO_LIMIT;
+	struct sip_period p = {
+		.cpu = cpu, .start_ns = rt->idle_start_ns, .length_ns = d,
+		.state = rt->idle_state, .oracle_state = -1, .ideal_state = -1,
+		.cls = SIP_UNCLASSIFIED,
+	};
+	int s = rt->idle_state;
+
+	rt->in_idle = false;
+	if (rt->idle_state >= SIP_MAX_STATES) {
+		cs->unknown_state++;
+		return 0;
+	}
+	if (s > m->max_state)
+		m->max_state = s;
+	cs->idle_periods++;
+	cs->idle_ns += d;
+	cs->st[s].entries++;
+	cs->st[s].residency_ns += d;
+
+	if (rt->cur.valid) {
+		struct sip_pred_stats *ps;
+		int src;
+
+		limit = rt->cur.latency_req_ns;
+		src = (rt->cur.next_io_ns && rt->cur.next_io_ns < rt->cur.next_timer_ns) ?
+		      SIP_SRC_IO : SIP_SRC_TIMER;
+		ps = &m->pred[src];
+		cs->predicted++;
+		if (rt->cur.state != (uint32_t)s)
+			cs->pred_state_mismatch++;
+		if (rt->cur.tick_stopped) {
+			cs->tick_stopped++;
+			if (plat->tick_ns && d < plat->tick_ns)
+				cs->tick_stop_misses++;
+		}
+		ps->periods++;
+		if (d < rt->cur.predicted_ns)
+			ps->early++;
+		else if (d > rt->cur.predicted_ns)
+			ps->late++;
+		if (samples_add(&ps->err_ns, (int64_t)d - (int64_t)rt->cur.predicted_ns) ||
+		    samples_add(&ps->abs_err_ns, llabs((int64_t)d - (int64_t)rt->cur.predicted_ns)))
+			return -1;
+		p.has_pred = true;
+		p.predicted_ns = rt->cur.predicted_ns;
+		p.src = src;
+		p.tick_stopped = rt->cur.tick_stopped;
+		rt->cur.valid = false;
+	}
+
+	if (plat->present && s < plat->nr_states) {
+		int o = sip_oracle_state(plat, d, limit);
+		double e = sip_energy_uj(plat, s, d);
+		double eo = sip_energy_uj(plat, o, d);
+
+		p.cls = sip_classify(plat, s, d, limit);
+		p.oracle_state = o;
+		p.ideal_state = sip_ideal_state(plat, d, limit);
+		switch (p.cls) {
+		case SIP_CORRECT:
+			cs->st[s].correct++;
+			break;
+		case SIP_TOO_DEEP:
+			cs->st[s].too_deep++;
+			break;
+		case SIP_TOO_SHALLOW:
+			cs->st[s].too_shallow++;
+			break;
+		}
+		if (!allowed(plat, s, limit))
+			cs->st[s].latency_violations++;
+		cs->st[o].oracle_entries++;
+		cs->st[s].energy_uj += e;
+		cs->energy_uj += e;
+		cs->oracle_energy_uj += eo;
+	}
+	if (m->sink)
+		m->sink(&p, m->sink_arg);
+	return 0;
+}
+
+static int idle_event(struct sip_model *m, const struct sip_event *ev)
+{
+	int cpu = ev->idle.cpu_id;
+	struct cpu_rt *rt;
+
+	if (cpu < 0 || cpu >= SIP_MAX_CPUS) {
+		errno = EINVAL;
+		return -1;
+	}
+	note_cpu(m, cpu);
+	rt = &m->rt[cpu];
+	m->rep.idle_events++;
+	if (ev->idle.state == SIP_IDLE_EXIT) {
+		if (!rt->in_idle)
+			return 0;	/* the trace began inside this period */
+		if (close_period(m, cpu, ev->ts_ns))
+			return -1;
+		rt->exit_pending = true;
+		rt->exit_ns = ev->ts_ns;
+		return 0;
+	}
+	if (rt->in_idle) {
+		/* Two entries in a row: the exit is missing, drop the period. */
+		m->cpu[cpu].discarded++;
+		rt->cur.valid = false;
+	}
+	if (rt->exit_pending) {
+		/* Woken, but nothing ran: an interrupt-only wake-up. */
+		m->cpu[cpu].spurious++;
+		rt->exit_pending = false;
+	}
+	rt->in_idle = true;
+	rt->idle_start_ns = ev->ts_ns;
+	rt->idle_state = ev->idle.state;
+	rt->cur = rt->pending;
+	rt->pending.valid = false;
+	return 0;
+}
+
+static struct dev_acc *dev_get(struct sip_model *m, uint32_t dev)
+{
+	struct dev_acc *nd;
+	int i;
+
+	for (i = 0; i < m->nr_devs; i++)
+		if (m->devs[i].dev == dev)
+			return &m->devs[i];
+	nd = realloc(m->devs, (m->nr_devs + 1) * sizeof(*nd));
+	if (!nd)
+		return NULL;
+	m->devs = nd;
+	memset(&nd[m->nr_devs], 0, sizeof(*nd));
+	nd[m->nr_devs].dev = dev;
+	return &nd[m->nr_devs++];
+}
+
+static uint64_t rq_key(uint32_t dev, uint64_t sector)
+{
+	return ((uint64_t)dev << 40) ^ sector;
+}
+
+/**
+ * sip_model_feed() - account one event
+ * @m: the model
+ * @ev: the event; events must come in timestamp order
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a CPU number out of range,
+ * ENOMEM.
+ */
+int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
+{
+	struct map_slot *sl;
+	struct cpu_rt *rt;
+	int cpu = ev->cpu;
+
+	if (cpu < 0 || cpu >= SIP_MAX_CPUS) {
+		errno = EINVAL;
+		return -1;
+	}
+	note_cpu(m, cpu);
+	rt = &m->rt[cpu];
+	if (!m->seen_first) {
+		m->rep.first_ns = ev->ts_ns;
+		m->seen_first = true;
+	}
+	if (ev->ts_ns > m->rep.last_ns)
+		m->rep.last_ns = ev->ts_ns;
+	if (ev->type != SIP_EV_MISSED)
+		m->rep.nr_events++;
+
+	switch (ev->type) {
+	case SIP_EV_IDLE:
+		return idle_event(m, ev);
+	case SIP_EV_IDLE_MISS:
+		m->rep.has_miss_events = true;
+		if (ev->miss.cpu_id < SIP_MAX_CPUS && ev->miss.state < SIP_MAX_STATES) {
+			struct sip_state_stats *st = &m->cpu[ev->miss.cpu_id].st[ev->miss.state];
+
+			note_cpu(m, ev->miss.cpu_id);
+			if (ev->miss.below)
+				st->kernel_below++;
+			else
+				st->kernel_above++;
+		}
+		return 0;
+	case SIP_EV_MISSED:
+		if (ev->missed.count < 0)
+			m->cpu[cpu].missed_unknown++;
+		else
+			m->cpu[cpu].missed_events += ev->missed.count;
+		if (rt->in_idle) {
+			rt->in_idle = false;
+			m->cpu[cpu].discarded++;
+		}
+		rt->cur.valid = rt->pending.valid = false;
+		rt->exit_pending = false;
+		return 0;
+	case SIP_EV_PREDICT: {
+		int pcpu = ev->pred.cpu;
+
+		m->rep.has_predict = true;
+		if (pcpu < 0 || pcpu >= SIP_MAX_CPUS) {
+			errno = EINVAL;
+			return -1;
+		}
+		note_cpu(m, pcpu);
+		m->rt[pcpu].pending = (struct pred){
+			.valid = true,
+			.next_timer_ns = ev->pred.next_timer_ns,
+			.next_io_ns = ev->pred.next_io_ns,
+			.latency_req_ns = ev->pred.latency_req_ns,
+			.predicted_ns = ev->pred.predicted_ns,
+			.state = ev->pred.state,
+			.tick_stopped = ev->pred.tick_stopped,
+		};
+		return 0;
+	}
+	case SIP_EV_WAKEUP: {
+		int t = ev->wake.target_cpu;
+		bool idle = t >= 0 && t < SIP_MAX_CPUS && m->rt[t].in_idle;
+
+		/* The first wake-up counts; a second one finds it running. */
+		if (map_find(&m->wake, (uint64_t)ev->wake.pid))
+			return 0;
+		return map_put(&m->wake, (uint64_t)ev->wake.pid, ev->ts_ns, idle);
+	}
+	case SIP_EV_SWITCH:
+		if (ev->sw.prev_pid == 0 && rt->exit_pending) {
+			rt->exit_pending = false;
+			if (samples_add(&m->exit_to_switch, ev->ts_ns - rt->exit_ns))
+				return -1;
+		}
+		sl = map_find(&m->wake, (uint64_t)ev->sw.next_pid);
+		if (sl) {
+			int64_t lat = ev->ts_ns - sl->ts_ns;
+
+			if (samples_add(&m->wake_to_run, lat) ||
+			    (sl->flag && samples_add(&m->wake_to_run_idle, lat)))
+				return -1;
+			map_del(&m->wake, sl);
+		}
+		return 0;
+	case SIP_EV_RQ_ISSUE:
+		return map_put(&m->rq, rq_key(ev->rq.dev, ev->rq.sector), ev->ts_ns, 0);
+	case SIP_EV_RQ_COMPLETE: {
+		struct dev_acc *d;
+
+		sl = map_find(&m->rq, rq_key(ev->rq.dev, ev->rq.sector));
+		if (!sl)
+			return 0;
+		d = dev_get(m, ev->rq.dev);
+		if (!d || samples_add(&d->lat, ev->ts_ns - sl->ts_ns))
+			return -1;
+		map_del(&m->rq, sl);
+		return 0;
+	}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+static void add_stats(struct sip_cpu_stats *t, const struct sip_cpu_stats *c)
+{
+	int s;
+
+	for (s = 0; s < SIP_MAX_STATES; s++) {
+		t->st[s].entries += c->st[s].entries;
+		t->st[s].residency_ns += c->st[s].residency_ns;
+		t->st[s].correct += c->st[s].correct;
+		t->st[s].too_deep += c->st[s].too_deep;
+		t->st[s].too_shallow += c->st[s].too_shallow;
+		t->st[s].latency_violations += c->st[s].latency_violations;
+		t->st[s].oracle_entries += c->st[s].oracle_entries;
+		t->st[s].kernel_above += c->st[s].kernel_above;
+		t->st[s].kernel_below += c->st[s].kernel_below;
+		t->st[s].energy_uj += c->st[s].energy_uj;
+	}
+	t->idle_periods += c->idle_periods;
+	t->idle_ns += c->idle_ns;
+	t->unknown_state += c->unknown_state;
+	t->discarded += c->discarded;
+	t->open_at_end += c->open_at_end;
+	t->missed_events += c->missed_events;
+	t->missed_unknown += c->missed_unknown;
+	t->tick_stopped += c->tick_stopped;
+	t->tick_stop_misses += c->tick_stop_misses;
+	t->predicted += c->predicted;
+	t->pred_state_mismatch += c->pred_state_mismatch;
+	t->spurious += c->spurious;
+	t->energy_uj += c->energy_uj;
+	t->oracle_energy_uj += c->oracle_energy_uj;
+}
+
+void sip_model_finish(struct sip_model *m)
+{
+	struct sip_report *r = &m->rep;
+	int c, i;
+
+	if (m->finished)
+		return;
+	m->finished = true;
+	for (c = 0; c < m->nr_cpus; c++) {
+		if (m->rt[c].in_idle)
+			m->cpu[c].open_at_end++;
+		add_stats(&r->total, &m->cpu[c]);
+	}
+	for (c = 0; c < m->nr_cpus; c++)
+		for (i = 0; i < SIP_MAX_STATES; i++)
+			if ((m->cpu[c].st[i].kernel_above || m->cpu[c].st[i].kernel_below) &&
+			    i > m->max_state)
+				m->max_state = i;
+	r->plat = &m->plat;
+	r->nr_cpus = m->nr_cpus;
+	r->cpu = m->cpu;
+	r->nr_states = m->max_state + 1;
+	sip_dist_compute(&m->wake_to_run, &r->wake_to_run);
+	sip_dist_compute(&m->wake_to_run_idle, &r->wake_to_run_idle);
+	sip_dist_compute(&m->exit_to_switch, &r->exit_to_switch);
+	for (i = 0; i < SIP_NR_SRC; i++) {
+		sip_dist_compute(&m->pred[i].err_ns, &r->pred_err[i]);
+		sip_dist_compute(&m->pred[i].abs_err_ns, &r->pred_abs_err[i]);
+		r->pred_early[i] = m->pred[i].early;
+		r->pred_late[i] = m->pred[i].late;
+	}
+	r->devs = calloc(m->nr_devs ? m->nr_devs : 1, sizeof(*r->devs));
+	if (r->devs) {
+		for (i = 0; i < m->nr_devs; i++) {
+			r->devs[i].dev = m->devs[i].dev;
+			sip_dist_compute(&m->devs[i].lat, &r->devs[i].lat);
+		}
+		r->nr_devs = m->nr_devs;
+	}
+}
+
+const struct sip_report *sip_model_report(struct sip_model *m)
+{
+	sip_model_finish(m);
+	return &m->rep;
+}
+
+void sip_model_free(struct sip_model *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	free(m->wake.s);
+	free(m->rq.s);
+	free(m->wake_to_run.v);
+	free(m->wake_to_run_idle.v);
+	free(m->exit_to_switch.v);
+	for (i = 0; i < SIP_NR_SRC; i++) {
+		free(m->pred[i].err_ns.v);
+		free(m->pred[i].abs_err_ns.v);
+	}
+	for (i = 0; i < m->nr_devs; i++)
+		free(m->devs[i].lat.v);
+	free(m->devs);
+	free(m->rep.devs);
+	free(m);
+}

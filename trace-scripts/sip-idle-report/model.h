@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sip-idle-report: the computation, independent of where events come from
+ * (a trace.dat through libtracecmd, or a test feeding synthetic events) and
+ * of how the result is printed (text, CSV, JSON).
+ *
+ * All times are nanoseconds in the trace clock; every quantity carries its
+ * unit in its name.
+ */
+#ifndef SIP_MODEL_H
+#define SIP_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SIP_MAX_STATES		10	/* CPUIDLE_STATE_MAX */
+#define SIP_MAX_CPUS		256
+#define SIP_NO_LIMIT		UINT64_MAX
+/* power:cpu_idle state value that marks an idle exit (PWR_EVENT_EXIT) */
+#define SIP_IDLE_EXIT		4294967295u
+
+struct sip_state_desc {
+	char name[32];
+	uint64_t exit_latency_ns;
+	uint64_t target_residency_ns;
+	double power_mw;	/* power while resident in the state */
+	double transition_uj;	/* energy of one entry + exit */
+	bool disabled;
+};
+
+struct sip_platform {
+	bool present;			/* false: no platform description */
+	char name[64];
+	int nr_states;
+	struct sip_state_desc states[SIP_MAX_STATES];
+	uint64_t latency_limit_ns;	/* SIP_NO_LIMIT when unconstrained */
+	uint64_t tick_ns;		/* 0 when unknown */
+};
+
+enum sip_ev_type {
+	SIP_EV_IDLE,		/* power:cpu_idle (enter or exit) */
+	SIP_EV_IDLE_MISS,	/* power:cpu_idle_miss */
+	SIP_EV_SWITCH,		/* sched:sched_switch */
+	SIP_EV_WAKEUP,		/* sched:sched_wakeup */
+	SIP_EV_RQ_ISSUE,	/* block:block_rq_issue */
+	SIP_EV_RQ_COMPLETE,	/* block:block_rq_complete */
+	SIP_EV_PREDICT,		/* sched_idle_predict, any system */
+	SIP_EV_MISSED,		/* the ring buffer lost events before this */
+};
+
+struct sip_event {
+	enum sip_ev_type type;
+	uint64_t ts_ns;
+	int cpu;		/* CPU whose buffer recorded the event */
+	union {
+		struct {
+			uint32_t state;	/* SIP_IDLE_EXIT on exit */
+			uint32_t cpu_id;
+		} idle;
+		struct {
+			uint32_t state;
+			uint32_t cpu_id;
+			bool below;
+		} miss;
+		struct {
+			int prev_pid;
+			int next_pid;
+		} sw;
+		struct {
+			int pid;
+			int target_cpu;
+		} wake;
+		struct {
+			uint32_t dev;
+			uint64_t sector;
+		} rq;
+		struct {
+			int cpu;
+			uint64_t next_timer_ns;
+			uint64_t next_io_ns;	/* 0: no IO expected */
+			uint64_t latency_req_ns;
+			uint64_t predicted_ns;
+			uint32_t state;
+			bool tick_stopped;
+		} pred;
+		struct {
+			int64_t count;	/* < 0: the buffer lost an unknown number */
+		} missed;
+	};
+};
+
+/* A distribution kept exactly: every sample is stored. */
+struct sip_samples {
+	int64_t *v;
+	size_t n, cap;
+};
+
+struct sip_dist {
+	size_t count;
+	int64_t p50, p99, min, max;
+	double mean;
+};
+
+struct sip_state_stats {
+	uint64_t entries;
+	uint64_t residency_ns;
+	uint64_t correct, too_deep, too_shallow;
+	uint64_t latency_violations;	/* exit latency above the limit */
+	uint64_t oracle_entries;	/* periods the energy oracle put here */
+	uint64_t kernel_above, kernel_below;	/* power:cpu_idle_miss */
+	double energy_uj;		/* modelled energy of the run here */
+};
+
+enum sip_src { SIP_SRC_TIMER, SIP_SRC_IO, SIP_NR_SRC };
+
+struct sip_pred_stats {
+	uint64_t periods;
+	uint64_t early;		/* woke before the prediction */
+	uint64_t late;		/* slept past the prediction */
+	struct sip_samples err_ns;	/* actual - predicted, signed */
+	struct sip_samples abs_err_ns;
+};
+
+struct sip_cpu_stats {
+	struct sip_state_stats st[SIP_MAX_STATES];
+	uint64_t idle_periods;
+	uint64_t idle_ns;
+	uint64_t unknown_state;		/* state index beyond the platform */
+	uint64_t discarded;		/* periods cut by lost events */
+	uint64_t open_at_end;		/* idle entered, trace ended */
+	uint64_t missed_events;
+	uint64_t missed_unknown;	/* gaps of unknown size */
+	uint64_t tick_stopped;		/* periods with the tick stopped */
+	uint64_t tick_stop_misses;	/* ... that were shorter than a tick */
+	uint64_t predicted;		/* periods paired with a prediction */
+	uint64_t pred_state_mismatch;	/* entered state != predicted state */
+	uint64_t spurious;		/* idle exits followed by idle again */
+	double energy_uj, oracle_energy_uj;
+};
+
+/* One idle period, handed to an optional per-period sink (plots). */
+struct sip_period {
+	int cpu;
+	uint64_t start_ns, length_ns;
+	int state, oracle_state, ideal_state;
+	int cls;		/* enum sip_class */
+	bool has_pred;
+	uint64_t predicted_ns;
+	int src;		/* enum sip_src, when has_pred */
+	bool tick_stopped;
+};
+
+enum sip_class { SIP_CORRECT, SIP_TOO_DEEP, SIP_TOO_SHALLOW, SIP_UNCLASSIFIED };
+
+struct sip_model;
+
+typedef void (*sip_period_sink)(const struct sip_period *p, void *arg);
+
+struct sip_model *sip_model_new(const struct sip_platform *plat);
+void sip_model_free(struct sip_model *m);
+void sip_model_set_sink(struct sip_model *m, sip_period_sink fn, void *arg);
+/* Returns 0, or -1 with errno set (ENOMEM, EINVAL for a CPU out of range). */
+int sip_model_feed(struct sip_model *m, const struct sip_event *ev);
+void sip_model_finish(struct sip_model *m);
+
+/* Results, valid after sip_model_finish(). */
+struct sip_report {
+	const struct sip_platform *plat;
+	int nr_cpus;				/* highest CPU seen + 1 */
+	const struct sip_cpu_stats *cpu;	/* [nr_cpus] */
+	struct sip_cpu_stats total;		/* sum over CPUs */
+	int nr_states;				/* states seen or described */
+	uint64_t first_ns, last_ns;
+	uint64_t nr_events;
+	uint64_t idle_events;			/* power:cpu_idle seen */
+	bool has_predict, has_miss_events;
+	struct sip_dist wake_to_run;		/* sched_wakeup -> switch in */
+	struct sip_dist wake_to_run_idle;	/* ... target CPU was idle */
+	struct sip_dist exit_to_switch;		/* idle exit -> sched_switch */
+	struct sip_dist pred_err[SIP_NR_SRC];	/* actual - predicted */
+	struct sip_dist pred_abs_err[SIP_NR_SRC];
+	uint64_t pred_early[SIP_NR_SRC], pred_late[SIP_NR_SRC];
+	int nr_devs;
+	struct sip_dev_report {
+		uint32_t dev;
+		struct sip_dist lat;		/* issue -> complete */
+	} *devs;
+	const char *trace_name;
+};
+
+const struct sip_report *sip_model_report(struct sip_model *m);
+
+const char *sip_class_name(int cls);
+const char *sip_src_name(int src);
+const char *sip_state_name(const struct sip_report *r, int state, char *buf,
+			   size_t len);
+
+/* Exposed for tests: pure functions of the platform. */
+int sip_ideal_state(const struct sip_platform *plat, uint64_t length_ns,
+		    uint64_t limit_ns);
+int sip_oracle_state(const struct sip_platform *plat, uint64_t length_ns,
+		     uint64_t limit_ns);
+int sip_classify(const struct sip_platform *plat, int state,
+		 uint64_t length_ns, uint64_t limit_ns);
+double sip_energy_uj(const struct sip_platform *plat, int state,
+		     uint64_t length_ns);
+int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d);
+
+/* platform.c */
+int sip_platform_load(const char *path, struct sip_platform *plat,
+		      char *err, size_t errlen);
+
+/* output modules */
+struct sip_output_opts {
+	bool color;	/* text: the output is a terminal */
+};
+
+struct sip_output {
+	const char *name;
+	void (*emit)(const struct sip_report *r, FILE *f,
+		     const struct sip_output_opts *o);
+};
+
+extern const struct sip_output sip_output_text;
+extern const struct sip_output sip_output_csv;
+extern const struct sip_output sip_output_json;
+
+#endif /* SIP_MODEL_H */

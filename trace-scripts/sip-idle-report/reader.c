@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sip-idle-report: trace.dat to model events. One pass over the records in
+ * timestamp order (tracecmd_iterate_events()); each event the report needs
+ * has an entry in ops[] naming it, its fields and its handler. Events and
+ * field handles are looked up once, before the loop; the loop maps a
+ * record's type to its op and calls the handler, which fills a struct
+ * sip_event for the model.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-cmd.h>
+
+#include "reader.h"
+
+#define MAX_FIELDS	8
+
+struct op;
+typedef int (*op_handler)(const struct op *op, struct tep_record *rec,
+			  struct sip_event *ev);
+
+struct op {
+	const char *system;	/* NULL: the first event of that name, any system */
+	const char *name;
+	const char *fields[MAX_FIELDS];
+	op_handler handler;
+	/* resolved once per trace */
+	int id;
+	bool present;
+	struct tep_format_field *f[MAX_FIELDS];
+};
+
+static uint64_t fval(const struct op *op, struct tep_record *rec, int i)
+{
+	unsigned long long v = 0;
+
+	if (tep_read_number_field(op->f[i], rec->data, &v))
+		return 0;
+	return v;
+}
+
+static int h_idle(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = SIP_EV_IDLE;
+	ev->idle.state = fval(op, rec, 0);
+	ev->idle.cpu_id = fval(op, rec, 1);
+	return 0;
+}
+
+static int h_idle_miss(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = SIP_EV_IDLE_MISS;
+	ev->miss.cpu_id = fval(op, rec, 0);
+	ev->miss.state = fval(op, rec, 1);
+	ev->miss.below = fval(op, rec, 2);
+	return 0;
+}
+
+static int h_switch(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = SIP_EV_SWITCH;
+	ev->sw.prev_pid = (int)fval(op, rec, 0);
+	ev->sw.next_pid = (int)fval(op, rec, 1);
+	return 0;
+}
+
+static int h_wakeup(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = SIP_EV_WAKEUP;
+	ev->wake.pid = (int)fval(op, rec, 0);
+	ev->wake.target_cpu = (int)fval(op, rec, 1);
+	return 0;
+}
+
+static int h_rq(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = strcmp(op->name, "block_rq_issue") ? SIP_EV_RQ_COMPLETE : SIP_EV_RQ_ISSUE;
+	ev->rq.dev = fval(op, rec, 0);
+	ev->rq.sector = fval(op, rec, 1);
+	return 0;
+}
+
+static int h_predict(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+{
+	ev->type = SIP_EV_PREDICT;
+	ev->pred.cpu = (int)fval(op, rec, 0);
+	ev->pred.next_timer_ns = fval(op, rec, 1);
+	ev->pred.next_io_ns = fval(op, rec, 2);
+	ev->pred.latency_req_ns = fval(op, rec, 3);
+	ev->pred.predicted_ns = fval(op, rec, 4);
+	ev->pred.state = fval(op, rec, 5);
+	ev->pred.tick_stopped = fval(op, rec, 6);
+	return 0;
+}
+
+#define OP(sys, ev, h, ...) \
+	{ .system = sys, .name = ev, .fields = { __VA_ARGS__ }, .handler = h }
+
+static const struct op ops_template[] = {
+	OP("power", "cpu_idle", h_idle, "state", "cpu_id"),
+	OP("power", "cpu_idle_miss", h_idle_miss, "cpu_id", "state", "below"),
+	OP("sched", "sched_switch", h_switch, "prev_pid", "next_pid"),
+	OP("sched", "sched_wakeup", h_wakeup, "pid", "target_cpu"),
+	OP("block", "block_rq_issue", h_rq, "dev", "sector"),
+	OP("block", "block_rq_complete", h_rq, "dev", "sector"),
+	/* the series' event: found by name whatever its system */
+	OP(NULL, "sched_idle_predict", h_predict, "cpu", "next_timer_ns",
+	   "next_io_ns", "latency_req_ns", "predicted_ns", "state", "tick_stopped"),
+};
+
+#define NR_OPS	(sizeof(ops_template) / sizeof(ops_template[0]))
+
+struct reader {
+	struct op ops[NR_OPS];
+	struct tep_handle *tep;
+	struct sip_model *m;
+	int err;		/* errno of a failed feed */
+};
+
+static int resolve(struct reader *r, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OPS; i++) {
+		struct op *op = &r->ops[i];
+		struct tep_event *e;
+		int k;
+
+		*op = ops_template[i];
+		e = tep_find_event_by_name(r->tep, op->system, op->name);
+		if (!e)
+			continue;
+		for (k = 0; k < MAX_FIELDS && op->fields[k]; k++) {
+			op->f[k] = tep_find_field(e, op->fields[k]);
+			if (!op->f[k])
+				break;
+		}
+		if (k < MAX_FIELDS && op->fields[k]) {
+			/* A format we do not understand: ignore the event. */
+			fprintf(stderr, "sip-idle-report: warning: %s:%s has no field \"%s\"; event ignored\n",
+				e->system, e->name, op->fields[k]);
+			continue;
+		}
+		op->id = e->id;
+		op->present = true;
+	}
+	if (!r->ops[0].present) {
+		snprintf(err, errlen, "no power:cpu_idle event in the trace (record with -e power:cpu_idle)");
+		return -1;
+	}
+	return 0;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+		     void *data)
+{
+	struct reader *r = data;
+	struct sip_event ev;
+	int type;
+	size_t i;
+
+	(void)h;
+	if (rec->missed_events) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SIP_EV_MISSED;
+		ev.ts_ns = rec->ts;
+		ev.cpu = cpu;
+		ev.missed.count = rec->missed_events;
+		if (sip_model_feed(r->m, &ev)) {
+			r->err = errno;
+			return -1;
+		}
+	}
+	type = tep_data_type(r->tep, rec);
+	for (i = 0; i < NR_OPS; i++) {
+		const struct op *op = &r->ops[i];
+
+		if (!op->present || op->id != type)
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.ts_ns = rec->ts;
+		ev.cpu = cpu;
+		if (op->handler(op, rec, &ev))
+			return 0;
+		if (sip_model_feed(r->m, &ev)) {
+			r->err = errno;
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/**
+ * sip_read_trace() - feed every event of a trace.dat to a model
+ * @path: the trace
+ * @m: the model
+ * @err: a one-line message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @err filled: the file cannot be opened or is not a
+ * trace, has no power:cpu_idle format or no power:cpu_idle event, or the
+ * model failed.
+ */
+int sip_read_trace(const char *path, struct sip_model *m, char *err,
+		   size_t errlen)
+{
+	struct tracecmd_input *h;
+	struct reader r = { .m = m };
+	FILE *f;
+	int ret;
+
+	/* Say why a file cannot be read before libtracecmd tries. */
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fgetc(f) == EOF) {
+		fclose(f);
+		snprintf(err, errlen, "%s: empty file", path);
+		return -1;
+	}
+	fclose(f);
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		snprintf(err, errlen, "%s: not a readable trace-cmd data file (corrupt or truncated)",
+			 path);
+		return -1;
+	}
+	r.tep = tracecmd_get_tep(h);
+	if (!r.tep || resolve(&r, err, errlen)) {
+		if (!r.tep)
+			snprintf(err, errlen, "%s: no event formats", path);
+		tracecmd_close(h);
+		return -1;
+	}
+	ret = tracecmd_iterate_events(h, NULL, 0, on_record, &r);
+	tracecmd_close(h);
+	if (r.err) {
+		snprintf(err, errlen, "%s: %s", path, strerror(r.err));
+		return -1;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: error reading the event data (corrupt or truncated)", path);
+		return -1;
+	}
+	if (!sip_model_report(m)->idle_events) {
+		snprintf(err, errlen, "%s: no power:cpu_idle events recorded", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SIP_READER_H
+#define SIP_READER_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+int sip_read_trace(const char *path, struct sip_model *m, char *err,
+		   size_t errlen);
+
+#endif /* SIP_READER_H */
