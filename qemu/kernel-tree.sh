@@ -8,7 +8,9 @@
 # so the relative path from objects to sources is the same for every tree
 # and ccache shares all unchanged objects between them.
 #
-# usage: kernel-tree.sh <cache-dir> <series-dir>
+# usage: kernel-tree.sh <cache-dir> <series-dir> [<tree-name>]
+# <tree-name> (default "patched") lets tests apply another series into
+# <cache>/<tree-name>/src without touching the patched tree.
 # Prints the tree version; records it in <cache-dir>/linux.version.
 set -eu
 
@@ -16,13 +18,14 @@ cache=$1
 series=$2
 tarball=/usr/src/linux-source-6.1.tar.xz
 src=$cache/base/src
-wt=$cache/patched/src
+name=${3:-patched}
+wt=$cache/$name/src
 
 die() { echo "kernel-tree: $*" >&2; exit 1; }
 
 [ -f "$tarball" ] || die "$tarball missing (make deps installs linux-source-6.1)"
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-mkdir -p "$cache/base" "$cache/patched"
+mkdir -p "$cache/base" "$cache/$name"
 
 if [ "$(cat "$src/.sip-pkgver" 2>/dev/null)" != "$pkgver" ]; then
 	echo "kernel-tree: extracting linux-source-6.1 $pkgver (once)"
@@ -53,12 +56,12 @@ sum=$( (echo "$pkgver"; for p in $patches; do sha1sum "$series/$p" 2>/dev/null |
 
 if [ ! -d "$wt" ]; then
 	git -C "$src" worktree prune
-	git -C "$src" worktree add -q -f -B patched "$wt" base
+	git -C "$src" worktree add -q -f -B "$name" "$wt" base
 fi
 if [ "$(cat "$wt/.sip-series" 2>/dev/null)" != "$sum" ]; then
 	cd "$wt"
 	git am --abort >/dev/null 2>&1 || true
-	git checkout -q -f -B patched base
+	git checkout -q -f -B "$name" base
 	rm -f .sip-series
 	n=0
 	for p in $patches; do

@@ -388,7 +388,7 @@ static int __init emu_idle_parse_u32(const char *entry, const char *what,
 				     const char *field, u32 *val)
 {
 	if (!field || kstrtou32(field, 10, val)) {
-		pr_err("states=: \"%s\": %s is not a decimal number\n",
+		pr_err("states=: \"%s\": %s missing or not a decimal number\n",
 		       entry, what);
 		return -EINVAL;
 	}

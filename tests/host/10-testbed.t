@@ -2,7 +2,7 @@
 # Host checks of the test bed itself: exit status, crashes, timeouts,
 # a broken patch stopping the build with its name.
 cd "$(dirname "$0")/../.."
-echo "1..5"
+echo "1..6"
 t=0
 check() {	# <description> <expected> <actual>
 	t=$((t + 1))
@@ -22,3 +22,33 @@ s=$(date +%s)
 CMD='sleep 1000' TIMEOUT=20 RESULTS=results/test/tb4 ./qemu/boot.sh >/dev/null 2>&1; rc=$?
 e=$(( $(date +%s) - s ))
 [ "$rc" = 124 ] && [ $e -ge 20 ] && [ $e -lt 40 ]; check "a hung guest stops at TIMEOUT (status $rc after ${e}s)" 0 $?
+
+# A patch that does not apply stops the tree preparation with its name.
+tmp=$(mktemp -d)
+cat > "$tmp/0001-broken.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: sched-idle-predict <sched-idle-predict@localhost>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] broken: context that does not exist
+
+---
+ kernel/sched/idle.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/kernel/sched/idle.c b/kernel/sched/idle.c
+--- a/kernel/sched/idle.c
++++ b/kernel/sched/idle.c
+@@ -1,3 +1,3 @@
+-this line is not in idle.c
++neither is this one
+ nor this
+ nor that
+-- 
+2.39.5
+PATCH
+echo "0001-broken.patch" > "$tmp/series"
+msg=$(./qemu/kernel-tree.sh "$SIP_CACHE" "$tmp" tbtest 2>&1); rc=$?
+[ "$rc" != 0 ] && echo "$msg" | grep -q 'patch does not apply: .*0001-broken.patch'
+check "a broken patch stops the build naming it" 0 $?
+# The tbtest worktree is kept: the next run reuses its checkout.
+rm -rf "$tmp"

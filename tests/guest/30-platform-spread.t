@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# sip-boot: KERNEL=base PLATFORM=x86-client SMP=2 TIMEOUT=300
+#
+# The emulated platform lets every vanilla governor choose: under a loop of
+# 300 us timer sleeps, menu, teo and ladder each spread the loop CPU's idle
+# entries over several of the Skylake client states.
+#
+# Calibration (TCG guest, 2 vCPUs, shared host): a 300 us sleep overshoots
+# by 50-500 us (median ~180 us), so idle periods range from a few us (POLL
+# after a short prediction) to ~1 ms. Measured spreads on cpu1 over 2000
+# sleeps: menu POLL 67% C6 30% C3 2% C1E 2%; teo C6 49% POLL 42% C3 2.5%
+# C1E 1.6%; ladder C8 72% C9 20% C7s 3% C10 1%. The test asks for at least
+# three states holding >= 1% of the entries, two of them >= 5%: a platform
+# with one usable state, or a governor stuck on one state, fails it.
+. /sip/tests/guest/platform-lib.sh
+
+echo "1..7"
+if [ "$(cur_driver)" = emu_idle ] && [ "$(nstates)" = 9 ]; then
+	ok "emu_idle is the cpuidle driver with the 9 x86-client states"
+else
+	not_ok "emu_idle is the cpuidle driver (driver $(cur_driver), $(nstates) states)"
+fi
+LOOPS=2000
+for g in menu teo ladder; do
+	echo $g > $C/cpuidle/current_governor 2>/dev/null
+	if [ "$(cat $C/cpuidle/current_governor)" != $g ]; then
+		not_ok "governor $g selected"
+		not_ok "$g: entries spread over several states # no governor"
+		continue
+	fi
+	ok "governor $g selected"
+	before=$(usage_of 1)
+	lat=$(platform-wakelat 300 $LOOPS 1)
+	after=$(usage_of 1)
+	diag "$g: $lat"
+	diag "$g: cpu1 usage before: $before"
+	diag "$g: cpu1 usage after:  $after"
+	res=$(echo "$before
+$after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
+		NR == 2 { for (i = 1; i <= NF; i++) { d[i] = $i - b[i]; t += d[i] } n = NF }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (t && d[i] * 100 >= t) s1++
+				if (t && d[i] * 20 >= t) s5++
+				printf "state%d=%.1f%% ", i - 1, t ? d[i] * 100 / t : 0
+			}
+			printf "entries=%d ge1pct=%d ge5pct=%d\n", t, s1, s5
+		}')
+	diag "$g: $res"
+	s1=$(echo "$res" | sed -n 's/.*ge1pct=\([0-9]*\).*/\1/p')
+	s5=$(echo "$res" | sed -n 's/.*ge5pct=\([0-9]*\).*/\1/p')
+	ent=$(echo "$res" | sed -n 's/.*entries=\([0-9]*\).*/\1/p')
+	if [ "$ent" -ge $LOOPS ] && [ "$s1" -ge 3 ] && [ "$s5" -ge 2 ]; then
+		ok "$g: $ent entries spread over $s1 states >= 1%, $s5 >= 5%"
+	else
+		not_ok "$g: $ent entries (>= $LOOPS) spread over $s1 states >= 1% (need 3), $s5 >= 5% (need 2)"
+	fi
+done
+echo menu > $C/cpuidle/current_governor
