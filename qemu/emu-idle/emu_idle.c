@@ -55,7 +55,7 @@
  * CPUIDLE_FLAG_RCU_IDLE, after ct_idle_enter(): RCU is not watching, so the
  * idle path uses only raw_ irq helpers and no tracepoints. 6.1 accepts a
  * return with interrupts enabled or disabled (it enables them afterwards);
- * the halt path returns with them disabled, which newer kernels require.
+ * both paths return with them disabled, which newer kernels require.
  * call_cpuidle() has cleared TIF_POLLING_NRFLAG and checked need_resched()
  * with interrupts disabled, so a remote wake-up sends an IPI and HLT, which
  * enables interrupts atomically with halting (STI; HLT), cannot miss it.
@@ -66,6 +66,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/cpuidle.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
@@ -248,10 +249,18 @@ static DEFINE_PER_CPU(struct emu_idle_cpu, emu_idle_stats);
 static int (*emu_idle_poll_enter)(struct cpuidle_device *dev,
 				  struct cpuidle_driver *drv, int index);
 
+/*
+ * No .owner: cpuidle_register_device() would take a reference on it for
+ * every CPU and the module could never be removed. Removal instead waits,
+ * after cpuidle_unregister(), for every CPU to leave the callbacks below:
+ * they run after ct_idle_enter(), where synchronize_rcu() does not wait.
+ */
 static struct cpuidle_driver emu_idle_driver = {
 	.name = "emu_idle",
-	.owner = THIS_MODULE,
 };
+
+static DEFINE_PER_CPU(int, emu_idle_inside);
+static bool emu_idle_dying;
 
 static struct dentry *emu_idle_debugfs;
 
@@ -273,6 +282,7 @@ static __cpuidle int emu_idle_enter(struct cpuidle_device *dev,
 	u64 start_ns = local_clock();
 	u64 wake_ns;
 
+	this_cpu_write(emu_idle_inside, 1);
 	if (!need_resched()) {
 		/* STI; HLT: the wake-up interrupt is handled before we go on. */
 		raw_safe_halt();
@@ -285,12 +295,15 @@ static __cpuidle int emu_idle_enter(struct cpuidle_device *dev,
 		 */
 		if (READ_ONCE(emulate_exit_latency)) {
 			wake_ns = local_clock();
-			while (local_clock() - wake_ns < emu_idle_table[index].exit_ns)
+			while (local_clock() - wake_ns < emu_idle_table[index].exit_ns &&
+			       !READ_ONCE(emu_idle_dying))
 				cpu_relax();
 		}
 	}
 
 	emu_idle_account(index, local_clock() - start_ns);
+	/* Pairs with the acquire in emu_idle_exit(): accounting is done. */
+	smp_store_release(this_cpu_ptr(&emu_idle_inside), 0);
 	return index;
 }
 
@@ -298,14 +311,20 @@ static __cpuidle int emu_idle_poll(struct cpuidle_device *dev,
 				   struct cpuidle_driver *drv, int index)
 {
 	u64 start_ns = local_clock();
-	unsigned long flags;
 	int ret;
 
-	/* poll_idle() returns with interrupts enabled. */
+	this_cpu_write(emu_idle_inside, 1);
 	ret = emu_idle_poll_enter(dev, drv, index);
-	raw_local_irq_save(flags);
+	/*
+	 * poll_idle() returns with interrupts enabled (and lockdep told so,
+	 * hence not the raw_ helper). Return with them disabled like the
+	 * halt path, so no interrupt runs inside cpuidle's residency window
+	 * after ours has closed.
+	 */
+	local_irq_disable();
 	emu_idle_account(index, local_clock() - start_ns);
-	raw_local_irq_restore(flags);
+	/* Pairs with the acquire in emu_idle_exit(). */
+	smp_store_release(this_cpu_ptr(&emu_idle_inside), 0);
 	return ret;
 }
 
@@ -634,8 +653,22 @@ module_init(emu_idle_init);
 
 static void __exit emu_idle_exit(void)
 {
+	unsigned int cpu;
+
 	debugfs_remove_recursive(emu_idle_debugfs);
+	/* Cut short any exit-latency wait, then stop new entries. */
+	WRITE_ONCE(emu_idle_dying, true);
 	cpuidle_unregister(&emu_idle_driver);
+	/*
+	 * cpuidle_unregister() woke every idle CPU; one already past
+	 * ct_idle_enter() may still be in a callback. Wait until each has
+	 * left; 1 ms then covers the few instructions after the store.
+	 */
+	for_each_possible_cpu(cpu)
+		/* Pairs with the release at the end of the callbacks. */
+		while (smp_load_acquire(per_cpu_ptr(&emu_idle_inside, cpu)))
+			usleep_range(100, 200);
+	usleep_range(1000, 2000);
 }
 module_exit(emu_idle_exit);
 

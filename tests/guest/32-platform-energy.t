@@ -9,12 +9,15 @@
 # and writing 1 to emu_idle/reset zeroes them while other input is refused.
 #
 # The driver times each ->enter() call; the core times the same call from a
-# little further out (ct_idle_enter/exit and the cpu_idle tracepoint are
-# inside its window), so sysfs time is slightly larger, by about 1 us per
-# entry under TCG. The 1% tolerance is checked per CPU on the sum over states,
-# and per state for states with >= 100 ms of residency, where the per-entry
-# difference is well below 1%. A state with fewer entries
-# than that is only checked for entries (exact).
+# little further out (ct_idle_enter/exit and the cpu_idle tracepoint are in
+# its window), so sysfs time is larger by a per-entry overhead, measured at
+# 1-3 us per entry under TCG (POLL, 6688 entries: 800.6 ms in sysfs,
+# 782.9 ms in the driver). That overhead is below 1% only for entries of
+# 300 us or more: the 1% comparison is made for states whose entries last
+# >= 300 us on average and >= 10 ms in total; every state is checked for
+# equal entries and for a sysfs time that encloses the driver's residency
+# with less than 20 us per entry to spare (host preemption of the vCPU
+# inside the core's window is the only reason to come near that bound).
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..9"
@@ -47,59 +50,64 @@ wait $w1 $w0
 first_total=$(echo "$cur" | awk '{ t += $4 } END { print t + 0 }')
 check "6 snapshots during a workload: no counter decreased ($first_total entries)" [ $grow = yes ]
 
+# One grep reads all of sysfs, between two reads of the driver's counters:
+# every completed idle period is in d2, and what sysfs shows lies between.
 d1=$(snap)
-sys=$(for c in $C/cpu[0-9]*; do
-	cpu=${c##*cpu}
-	for d in $c/cpuidle/state*; do
-		echo "$cpu ${d##*state} $(cat $d/usage) $(cat $d/time)"
-	done
-done)
+sys=$(grep -H . $C/cpu[0-9]*/cpuidle/state*/usage $C/cpu[0-9]*/cpuidle/state*/time |
+	sed 's|.*/cpu\([0-9]*\)/cpuidle/state\([0-9]*\)/\([a-z]*\):| \1 \2 \3 |')
 d2=$(snap)
 echo "$tbl" | sed 's/^/# states: /'
-echo "$d2" | sed 's/^/# energy: /'
-echo "$sys" | sed 's/^/# sysfs cpu state usage time_us: /'
+echo "$d1" | sed 's/^/# energy: /'
+echo "$sys" | sed 's/^/# sysfs:/'
 
 # Lines: T idx name exit res power et | A/B cpu idx name entries res_ns nj |
-# S cpu idx usage time_us. Each check prints "ok" or the offending values.
+# S cpu idx usage|time value. Prints the offending values, and INFO lines.
 cmp_out=$( { echo "$tbl" | sed 's/^/T /'; echo "$d1" | sed 's/^/A /'
-	echo "$d2" | sed 's/^/B /'; echo "$sys" | sed 's/^/S /'; } | awk '
+	echo "$d2" | sed 's/^/B /'; echo "$sys" | sed 's/^/S/'; } | awk '
 	$1 == "T" { P[$2] = $6; Et[$2] = $7; next }
 	$1 == "A" { k = $2" "$3; ae[k] = $5; ar[k] = $6; aE[k] = $7; next }
 	$1 == "B" { k = $2" "$3; be[k] = $5; br[k] = $6; bE[k] = $7; next }
-	$1 == "S" { k = $2" "$3; su[k] = $4; st[k] = $5; cpus[$2] = 1; next }
+	$1 == "S" && $4 == "usage" { su[$2" "$3] = $5; next }
+	$1 == "S" && $4 == "time" { st[$2" "$3] = $5; next }
 	END {
 		for (k in su) {
-			split(k, f, " "); i = f[2]; c = f[1]
-			# entries: the core counts the same calls (exact)
+			split(k, f, " "); c = f[1]; i = f[2]
 			if (su[k] < ae[k] || su[k] > be[k])
 				print "ENTRIES cpu" c " state" i ": sysfs " su[k] " not in [" ae[k] ", " be[k] "]"
-			# model from the core counters, in nJ
-			m = st[k] * P[i] + su[k] * Et[i]
-			sm[c] += m; sa[c] += aE[k]; sb[c] += bE[k]
-			if (st[k] >= 100000 && (m < aE[k] * 0.99 || m > bE[k] * 1.01))
-				print "STATE cpu" c " state" i ": model " m " nJ not within 1% of [" aE[k] ", " bE[k] "] nJ"
-			# internal formula: residency_ns * mW / 1000 + entries * Et
+			# the core times a window enclosing the callback
+			if (st[k] * 1000 + 1000 <= ar[k] || st[k] * 1000 > br[k] + be[k] * 20000)
+				print "ENCLOSE cpu" c " state" i ": sysfs " st[k] " us vs driver [" ar[k] ", " br[k] "] ns"
 			f2 = int((ar[k] * P[i] + ae[k] * Et[i] * 1000) / 1000)
 			if (f2 - aE[k] > 1 || aE[k] - f2 > 1)
 				print "FORMULA cpu" c " state" i ": " aE[k] " nJ != " f2 " nJ"
-			if (st[k] >= 100000)
-				printf "INFO cpu%s state%s: model %d nJ, driver %d nJ (%.3f%%)\n", c, i, m, bE[k], (m - bE[k]) * 100 / bE[k]
+			if (!su[k])
+				continue
+			m = st[k] * P[i] + su[k] * Et[i]
+			mean = st[k] / su[k]
+			info = sprintf("cpu%s state%s: %d entries, mean %d us: model %d nJ, driver [%d, %d] nJ", c, i, su[k], mean, m, aE[k], bE[k])
+			if (mean < 300 || st[k] < 10000) {
+				print "INFO " info " (not checked)"
+				continue
+			}
+			n1++
+			if (m < aE[k] * 0.99 || m > bE[k] * 1.01)
+				print "STATE " info ": not within 1%"
+			else
+				print "INFO " info ": within 1%"
 		}
-		for (c in cpus) {
-			if (sm[c] < sa[c] * 0.99 || sm[c] > sb[c] * 1.01)
-				print "CPU cpu" c ": model " sm[c] " nJ not within 1% of [" sa[c] ", " sb[c] "] nJ"
-			printf "INFO cpu%s total: model %d nJ, driver %d nJ (%.3f%%)\n", c, sm[c], sb[c], (sm[c] - sb[c]) * 100 / sb[c]
-		}
+		print "CHECKED " n1 + 0
 	}')
-echo "$cmp_out" | grep INFO | sort | sed 's/^/# /'
+echo "$cmp_out" | grep -v CHECKED | sort | sed 's/^/# /'
+checked=$(echo "$cmp_out" | sed -n 's/^CHECKED //p')
 check "entries equal sysfs usage" [ -z "$(echo "$cmp_out" | grep ENTRIES)" ]
-check "per CPU: energy within 1% of sysfs time x power + usage x transition" \
-	[ -z "$(echo "$cmp_out" | grep '^CPU')" ]
-check "per state (>= 100 ms): energy within 1% of the model" \
-	[ -z "$(echo "$cmp_out" | grep STATE)" ]
+check "sysfs time encloses the driver's residency (< 20 us more per entry)" \
+	[ -z "$(echo "$cmp_out" | grep ENCLOSE)" ]
+r=no
+[ -z "$(echo "$cmp_out" | grep STATE)" ] && [ "${checked:-0}" -ge 2 ] && r=yes
+check "energy within 1% of sysfs time x power + usage x transition ($checked states >= 300 us/entry)" \
+	[ $r = yes ]
 check "energy = residency x power + entries x transition (driver's own counters)" \
 	[ -z "$(echo "$cmp_out" | grep FORMULA)" ]
-echo "$cmp_out" | grep -v INFO | sed 's/^/# /'
 
 tot() { snap | awk '{ e += $4; E += $6 } END { printf "%d %d\n", e, E }'; }
 before=$(tot)

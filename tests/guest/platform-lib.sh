@@ -47,3 +47,9 @@ field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 # current cpuidle driver
 cur_driver() { cat $C/cpuidle/current_driver; }
+
+# check_sh <description> <shell condition>: like check, for a compound
+# condition (evaluated with eval)
+check_sh() {
+	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
+}
