@@ -8,9 +8,11 @@
  * sip_event for the model.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
 #include "reader.h"
 
@@ -137,7 +139,16 @@ static int resolve(struct reader *r, char *err, size_t errlen)
 				break;
 		}
 		if (k < MAX_FIELDS && op->fields[k]) {
-			/* A format we do not understand: ignore the event. */
+			/*
+			 * The kernel's own events have had these fields for
+			 * years: without one the file is corrupt. The series'
+			 * event may still change: warn and do without it.
+			 */
+			if (op->system) {
+				snprintf(err, errlen, "%s:%s has no field \"%s\" (corrupt format?)",
+					 e->system, e->name, op->fields[k]);
+				return -1;
+			}
 			fprintf(stderr, "sip-idle-report: warning: %s:%s has no field \"%s\"; event ignored\n",
 				e->system, e->name, op->fields[k]);
 			continue;
@@ -203,13 +214,49 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
  * trace, has no power:cpu_idle format or no power:cpu_idle event, or the
  * model failed.
  */
+/*
+ * libtracecmd 1.3 reports a short file with printf() on stdout, whatever the
+ * log level; stdout is the report's. Point it at /dev/null while the file is
+ * opened; the error comes back through the return value.
+ */
+static int quiet_stdout(void)
+{
+	int saved, null;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (null >= 0)
+			close(null);
+		return -1;
+	}
+	dup2(null, STDOUT_FILENO);
+	close(null);
+	return saved;
+}
+
+static void restore_stdout(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+}
+
+/* See sip_read_trace(): a handle libtracecmd cannot close safely. */
+struct tracecmd_input *sip_failed_handle;
+
 int sip_read_trace(const char *path, struct sip_model *m, char *err,
 		   size_t errlen)
 {
 	struct tracecmd_input *h;
 	struct reader r = { .m = m };
 	FILE *f;
-	int ret;
+	int ret, quiet;
 
 	/* Say why a file cannot be read before libtracecmd tries. */
 	f = fopen(path, "r");
@@ -218,17 +265,34 @@ int sip_read_trace(const char *path, struct sip_model *m, char *err,
 		return -1;
 	}
 	if (fgetc(f) == EOF) {
+		int e = ferror(f) ? errno : 0;
+
 		fclose(f);
-		snprintf(err, errlen, "%s: empty file", path);
+		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "empty file");
 		return -1;
 	}
 	fclose(f);
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	quiet = quiet_stdout();
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
+		restore_stdout(quiet);
 		snprintf(err, errlen, "%s: not a readable trace-cmd data file (corrupt or truncated)",
 			 path);
+		return -1;
+	}
+	ret = tracecmd_init_data(h);
+	restore_stdout(quiet);
+	if (ret < 0) {
+		/*
+		 * libtracecmd 1.3 (Debian 12) crashes in tracecmd_close() on a
+		 * handle whose data failed to load, e.g. a file cut inside the
+		 * CPU data (tracecmd_open() does exactly that and crashes). The
+		 * handle is left open on purpose: the program is about to exit.
+		 */
+		sip_failed_handle = h;
+		snprintf(err, errlen, "%s: the event data is truncated or corrupt", path);
 		return -1;
 	}
 	r.tep = tracecmd_get_tep(h);

@@ -4,7 +4,11 @@
 
 #include <stddef.h>
 
+struct tracecmd_input;
+
 #include "model.h"
+
+extern struct tracecmd_input *sip_failed_handle;
 
 int sip_read_trace(const char *path, struct sip_model *m, char *err,
 		   size_t errlen);

@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sip-idle-report on bad input: a missing, empty, truncated or corrupt
+# trace.dat, a trace without power:cpu_idle, a bad platform file. Each must
+# give exit status 1 and exactly one line on stderr, never a crash. Run with
+# the ASan/UBSan build (leaks inside libtraceevent/libtracecmd on corrupt
+# input are suppressed, ours are not) and under valgrind memcheck.
+cd "$(dirname "$0")/../.."
+D=tests/data/analyser
+TOOLS=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}/tools
+if ! out=$(make -s --no-print-directory analyser-tests 2>&1); then
+	echo "Bail out! cannot build the analyser: $(echo "$out" | tail -1)"
+	exit 1
+fi
+R=$TOOLS/sip-idle-report
+S=$TOOLS/sip-idle-report-san
+export ASAN_OPTIONS=allocator_may_return_null=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/host/analyser-lsan.supp:print_suppressions=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+t=0
+ok() {	# <0|1> <description>
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+
+# fails_cleanly <binary> <description> <expected message part> args...:
+# status 1, one line on stderr naming the problem, nothing on stdout.
+fails_cleanly() {
+	local bin=$1 what=$2 msg=$3 rc lines
+	shift 3
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc = 1 ] && [ "$lines" = 1 ] && grep -q -- "$msg" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok 0 "$what: $(cat "$tmp/err")"
+	else
+		ok 1 "$what: status $rc, $lines stderr lines: $(head -c 300 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+
+synth() {	# <name> <script text>
+	printf '%s\n' "$2" > "$tmp/$1.txt"
+	python3 trace-scripts/synth-trace.py "$tmp/$1.txt" "$tmp/$1.dat"
+}
+
+: > "$tmp/empty.dat"
+head -c 3000 $D/base.dat > "$tmp/cut-head.dat"
+head -c 9000 $D/base.dat > "$tmp/cut-data.dat"
+head -c $(( $(stat -c %s $D/base.dat) - 1 )) $D/base.dat > "$tmp/cut-last.dat"
+printf 'not a trace at all\n' > "$tmp/text.dat"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0:10] = b"\x17\x08\x44tracinX"; open(sys.argv[2], "wb").write(b)' \
+	$D/base.dat "$tmp/magic.dat"
+synth nofmt "%omit cpu_idle
+1000 0 sched_switch prev_pid=0 next_pid=1"
+synth noevents "1000 0 sched_switch prev_pid=0 next_pid=1"
+printf 'sip-platform 1\nlatency_limit_us none\nstate 1 C1 1 1 1 1 enabled\n' > "$tmp/badplat.txt"
+
+for bin in "$R" "$S"; do
+	b=$(basename "$bin")
+	fails_cleanly "$bin" "$b: missing file" "No such file" "$tmp/nonexistent.dat"
+	fails_cleanly "$bin" "$b: a directory" "Is a directory" "$tmp"
+	fails_cleanly "$bin" "$b: empty file" "empty file" "$tmp/empty.dat"
+	fails_cleanly "$bin" "$b: text file" "not a readable trace-cmd data file" "$tmp/text.dat"
+	fails_cleanly "$bin" "$b: bad magic" "not a readable trace-cmd data file" "$tmp/magic.dat"
+	fails_cleanly "$bin" "$b: cut in the formats" "not a readable" "$tmp/cut-head.dat"
+	fails_cleanly "$bin" "$b: cut in the event data" "truncated or corrupt" "$tmp/cut-data.dat"
+	fails_cleanly "$bin" "$b: last byte missing" "truncated or corrupt" "$tmp/cut-last.dat"
+	fails_cleanly "$bin" "$b: no power:cpu_idle format" "no power:cpu_idle event in the trace" "$tmp/nofmt.dat"
+	fails_cleanly "$bin" "$b: power:cpu_idle format, no event" "no power:cpu_idle events recorded" "$tmp/noevents.dat"
+	fails_cleanly "$bin" "$b: malformed platform file" "badplat.txt:3: state index 1 out of order" \
+		-p "$tmp/badplat.txt" $D/base.dat
+	fails_cleanly "$bin" "$b: missing platform file" "No such file" -p "$tmp/none.txt" $D/base.dat
+	fails_cleanly "$bin" "$b: unknown format" "unknown format" -f xml $D/base.dat
+	fails_cleanly "$bin" "$b: unwritable output" "No such file" -o "$tmp/no/dir/out" $D/base.dat
+done
+
+# Every cut point of a trace: status 1 with one line, or (a cut at a page
+# end that loses no data the header promised) a report.
+bad=0
+for n in $(seq 0 512 20480) 17 100 4097 12289; do
+	head -c $n $D/base.dat > "$tmp/cut.dat"
+	"$S" -P "$tmp/cut.dat" >/dev/null 2>"$tmp/err"; rc=$?
+	if ! { [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; } && ! { [ $rc = 0 ] && [ ! -s "$tmp/err" ]; }; then
+		bad=$((bad + 1)); echo "# cut at $n: status $rc: $(head -c 200 "$tmp/err" | tr '\n' '|')"
+	fi
+done
+ok $bad "every cut point of base.dat: one-line error, no crash ($bad bad)"
+
+# Corrupt bytes: 150 seeded corruptions of each trace, in the headers and
+# formats or anywhere. Status 0 (the damage hit nothing read, or only the
+# series' event format: one warning line) or 1 with one line; never a crash
+# or a sanitizer report.
+cat > "$tmp/fuzz.py" <<'EOF'
+import random, subprocess, sys
+src, n, binp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+data = open(src, "rb").read()
+bad = 0
+for seed in range(n):
+    r = random.Random(seed)
+    b = bytearray(data)
+    off = r.randrange(0, 4096) if seed % 3 == 0 else r.randrange(0, len(b))
+    for i in range(r.choice([1, 4, 16, 64])):
+        if off + i < len(b):
+            b[off + i] = r.randrange(256)
+    path = sys.argv[4]
+    open(path, "wb").write(b)
+    p = subprocess.run([binp, "-P", path], capture_output=True, text=True, errors="replace")
+    # ASan warns when a corrupt size makes the library ask for petabytes
+    # (allocator_may_return_null=1: malloc returns NULL as it would without
+    # ASan); that warning is not a finding.
+    lines = [l for l in p.stderr.splitlines()
+             if not (l.startswith("==") and "failed to allocate" in l)]
+    warn = all(l.startswith("sip-idle-report: warning: ") for l in lines)
+    good = (p.returncode == 0 and (not lines or warn)) or \
+           (p.returncode == 1 and len(lines) == 1 and lines[0].startswith("sip-idle-report: "))
+    if not good:
+        bad += 1
+        print("# seed %d offset %d: status %d: %s" % (seed, off, p.returncode,
+              " | ".join(lines)[:300]))
+print(bad)
+EOF
+for n in base predict; do
+	for bin in "$R" "$S"; do
+		res=$(python3 "$tmp/fuzz.py" $D/$n.dat 150 "$bin" "$tmp/fz.dat")
+		bad=$(echo "$res" | tail -1)
+		echo "$res" | grep '^#' | head -5
+		ok "$([ "$bad" = 0 ]; echo $?)" "$(basename "$bin"): 150 corruptions of $n.dat, no crash, one line ($bad bad)"
+	done
+done
+
+# valgrind memcheck: no error on the good traces (leaks included) and on
+# the error paths (leaks inside the libraries' error paths excluded).
+if command -v valgrind >/dev/null; then
+	vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+	for n in base predict; do
+		$vg "$R" -f json $D/$n.dat >/dev/null 2>"$tmp/vg"; rc=$?
+		ok "$([ $rc = 0 ]; echo $?)" "valgrind: $n.dat, status $rc$( [ $rc = 0 ] || echo ": $(head -c 300 "$tmp/vg" | tr '\n' '|')")"
+	done
+	for f in cut-data cut-last magic nofmt noevents empty; do
+		valgrind -q --error-exitcode=99 "$R" "$tmp/$f.dat" >/dev/null 2>"$tmp/vg"; rc=$?
+		ok "$([ $rc = 1 ]; echo $?)" "valgrind: $f.dat fails without memory errors (status $rc)"
+	done
+else
+	for i in 1 2 3 4 5 6 7 8; do ok 0 "valgrind # SKIP valgrind not installed"; done
+fi
+echo "1..$t"
