@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# record.sh - trace a workload in the guest for sip-idle-report
+#
+#	record.sh [-t SECONDS] [-w mixed|timers|io|idle] [-o DIR] [-b KB] [-- CMD...]
+#
+# Writes DIR/trace.dat (default /results, which the test bed brings back
+# to the host) and DIR/platform.txt, the platform description the analyser
+# reads beside the trace (format: design/analysis.md), plus the emulated
+# platform's own energy counters before and after (emu_idle-energy-*.txt)
+# when its debugfs is there. Events: power:cpu_idle, power:cpu_idle_miss,
+# sched:sched_switch, sched:sched_wakeup, block:block_rq_issue,
+# block:block_rq_complete and, when the kernel has it, the series'
+# sched_idle_predict (found by name in whatever system it is in).
+#
+# -w runs trace-scripts/workload.sh with that workload for SECONDS; a
+# command after -- is traced instead. -b is the ring buffer size per CPU.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+secs=10 work=mixed out=/results buf=8192
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-t) secs=$2; shift 2 ;;
+	-w) work=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	-b) buf=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "record.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+die() { echo "record.sh: $*" >&2; exit 1; }
+
+T=/sys/kernel/tracing
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+[ -d $T/events/power/cpu_idle ] || die "no power:cpu_idle event in $T (tracefs mounted? CONFIG_TRACING?)"
+command -v trace-cmd >/dev/null || die "trace-cmd not found"
+mkdir -p "$out" || die "cannot create $out"
+
+events="-e power:cpu_idle -e sched:sched_switch -e sched:sched_wakeup"
+[ -d $T/events/power/cpu_idle_miss ] && events="$events -e power:cpu_idle_miss"
+[ -d $T/events/block/block_rq_issue ] && events="$events -e block:block_rq_issue -e block:block_rq_complete"
+pred=$(ls -d $T/events/*/sched_idle_predict 2>/dev/null | head -1)
+if [ -n "$pred" ]; then
+	sys=$(basename "$(dirname "$pred")")
+	events="$events -e $sys:sched_idle_predict"
+fi
+
+# --- the platform description -------------------------------------------
+# HZ is not visible from user space without /proc/config.gz; the project's
+# kernels use CONFIG_HZ_250 (qemu/config/base.config): 4000 us per tick.
+hz=${SIP_HZ:-250}
+if [ -r /proc/config.gz ]; then
+	h=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')
+	[ -n "$h" ] && hz=$h
+fi
+# The PM QoS CPU latency limit in force: /dev/cpu_dma_latency reads as a
+# native s32 in us; 2000000000 (PM_QOS_CPU_LATENCY_DEFAULT_VALUE) is none.
+qos=none
+if [ -r /dev/cpu_dma_latency ]; then
+	v=$(od -An -td4 -N4 /dev/cpu_dma_latency 2>/dev/null | tr -d ' ')
+	[ -n "$v" ] && [ "$v" -lt 2000000000 ] && qos=$v
+fi
+emu=/sys/kernel/debug/emu_idle
+{
+	echo "sip-platform 1"
+	echo "# written by record.sh on $(uname -r) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "platform ${SIP_PLATFORM:-$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown)}"
+	echo "latency_limit_us $qos"
+	echo "tick_us $((1000000 / hz))"
+	echo "# index name exit_latency_us target_residency_us power_mw transition_uj enabled|disabled"
+	i=0
+	while [ -d /sys/devices/system/cpu/cpu0/cpuidle/state$i ]; do
+		d=/sys/devices/system/cpu/cpu0/cpuidle/state$i
+		name=$(cat $d/name) lat=$(cat $d/latency) res=$(cat $d/residency)
+		pw=$(cat $d/power 2>/dev/null || echo 0)
+		tr_nj=0
+		# the emulated platform publishes power and transition energy
+		if [ -r $emu/states ]; then
+			l=$(awk -v i=$i '$1 == i { print $5, $6 }' $emu/states)
+			[ -n "$l" ] && { pw=${l% *}; tr_nj=${l#* }; }
+		fi
+		en=enabled
+		[ "$(cat $d/disable 2>/dev/null)" = 1 ] && en=disabled
+		printf 'state %d %s %s %s %s %s %s\n' $i "$name" "$lat" "$res" "$pw" \
+			"$(awk -v n="$tr_nj" 'BEGIN { printf "%.3f", n / 1000 }')" $en
+		i=$((i + 1))
+	done
+} > "$out/platform.txt"
+[ -d /sys/devices/system/cpu/cpu0/cpuidle/state0 ] ||
+	echo "record.sh: warning: no cpuidle states (no idle driver): platform.txt has none" >&2
+[ -r $emu/energy ] && cat $emu/energy > "$out/emu_idle-energy-before.txt"
+
+# --- record ----------------------------------------------------------------
+echo "record.sh: tracing $events for ${secs}s ($work)"
+[ $# -eq 0 ] && set -- sh "$here/workload.sh" "$work" "$secs"
+# shellcheck disable=SC2086
+trace-cmd record -q -b "$buf" $events -o "$out/trace.dat" "$@" > "$out/record.log" 2>&1
+rc=$?
+[ -r $emu/energy ] && cat $emu/energy > "$out/emu_idle-energy-after.txt"
+if [ $rc != 0 ] || [ ! -s "$out/trace.dat" ]; then
+	tail -5 "$out/record.log" >&2
+	die "trace-cmd record failed (status $rc)"
+fi
+echo "record.sh: $(ls -l "$out/trace.dat" | awk '{ print $5 }') bytes in $out/trace.dat"
