@@ -9,10 +9,12 @@
 # Calibration (TCG guest, 2 vCPUs, shared host): a 300 us sleep overshoots
 # by 50-500 us (median ~180 us), so idle periods range from a few us (POLL
 # after a short prediction) to ~1 ms. Measured spreads on cpu1 over 2000
-# sleeps: menu POLL 67% C6 30% C3 2% C1E 2%; teo C6 49% POLL 42% C3 2.5%
-# C1E 1.6%; ladder C8 72% C9 20% C7s 3% C10 1%. The test asks for at least
-# three states holding >= 1% of the entries, two of them >= 5%: a platform
-# with one usable state, or a governor stuck on one state, fails it.
+# sleeps, three runs: menu POLL 38-74% C6 24-55% C3 1.2-3.2% (86-119
+# entries) C1E 0.6-2%; teo C6 52-59% POLL 36-41% C3 2.9-4.6% C1E 1.5-2.4%;
+# ladder C8 72% C9 23% C7s 2.2-2.8% (44-56 entries). The test asks for at
+# least three states with >= 10 entries each, two of them with >= 5% of
+# all entries: a platform with one usable state, or a governor stuck on
+# one state, fails it.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..7"
@@ -41,20 +43,20 @@ $after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
 		NR == 2 { for (i = 1; i <= NF; i++) { d[i] = $i - b[i]; t += d[i] } n = NF }
 		END {
 			for (i = 1; i <= n; i++) {
-				if (t && d[i] * 100 >= t) s1++
+				if (d[i] >= 10) s1++
 				if (t && d[i] * 20 >= t) s5++
 				printf "state%d=%.1f%% ", i - 1, t ? d[i] * 100 / t : 0
 			}
-			printf "entries=%d ge1pct=%d ge5pct=%d\n", t, s1, s5
+			printf "entries=%d ge10=%d ge5pct=%d\n", t, s1, s5
 		}')
 	diag "$g: $res"
-	s1=$(echo "$res" | sed -n 's/.*ge1pct=\([0-9]*\).*/\1/p')
+	s1=$(echo "$res" | sed -n 's/.*ge10=\([0-9]*\).*/\1/p')
 	s5=$(echo "$res" | sed -n 's/.*ge5pct=\([0-9]*\).*/\1/p')
 	ent=$(echo "$res" | sed -n 's/.*entries=\([0-9]*\).*/\1/p')
 	if [ "$ent" -ge $LOOPS ] && [ "$s1" -ge 3 ] && [ "$s5" -ge 2 ]; then
-		ok "$g: $ent entries spread over $s1 states >= 1%, $s5 >= 5%"
+		ok "$g: $ent entries spread over $s1 states with >= 10, $s5 with >= 5%"
 	else
-		not_ok "$g: $ent entries (>= $LOOPS) spread over $s1 states >= 1% (need 3), $s5 >= 5% (need 2)"
+		not_ok "$g: $ent entries (>= $LOOPS) spread over $s1 states with >= 10 (need 3), $s5 with >= 5% (need 2)"
 	fi
 done
 echo menu > $C/cpuidle/current_governor

@@ -12,10 +12,13 @@
 # with only POLL enabled overshot by 1.9 ms median, with only C1 by ~0.2 ms).
 #
 # Calibration: platform-wakelat's median overshoot of a 2 ms sleep on a TCG
-# guest was 0.18 ms with only C10 and the emulation off, 1.13 ms with it on
-# (+0.95 ms for an 890 us exit latency), but single runs on the shared host
-# vary by ~0.1-0.3 ms, so each comparison is made on 300 wake-ups and
-# retried up to three times; one round must pass.
+# guest, 300 wake-ups, was 0.14-0.19 ms with only C1 and 0.16-0.22 ms with
+# only C10 and the emulation off; with it on, C10 - C1 measured 0.95, 0.95
+# and 1.79 ms in three boots. The usual difference is thus only ~60 us above the
+# 888 us asked for, while a median of 300 noisy wake-ups on the shared host
+# moves by tens of us: each comparison is made on 400 wake-ups and retried
+# up to five times, one round must pass. Without the emulation the
+# difference measured 20-30 us, far below the bound in every round.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..5"
@@ -24,7 +27,9 @@ if [ "$(cur_driver)" != emu_idle ]; then
 	exit 0
 fi
 ok "emu_idle is the cpuidle driver"
-echo menu > $C/cpuidle/current_governor
+# menu picks the first enabled state when none fits; a kernel without
+# governors has no current_governor to write
+[ -w $C/cpuidle/current_governor ] && echo menu > $C/cpuidle/current_governor
 EMU=/sys/module/emu_idle/parameters/emulate_exit_latency
 n=$(nstates)
 deep=$((n - 1))
@@ -37,21 +42,21 @@ sh_us=$(cat $C/cpu0/cpuidle/state$shallow/latency)
 need_ns=$(((deep_us - sh_us) * 1000))
 diag "shallow $sh_name ($sh_us us), deep $deep_name ($deep_us us)"
 
-# probe <state>: median overshoot (ns) of 300 sleeps of 2 ms with only that
+# probe <state>: median overshoot (ns) of 400 sleeps of 2 ms with only that
 # state enabled; fails if the state was not the one entered on cpu1.
 probe() {
 	only_state $1
 	u0=$(cat $C/cpu1/cpuidle/state$1/usage)
-	out=$(platform-wakelat 2000 300 1)
+	out=$(platform-wakelat 2000 400 1)
 	u1=$(cat $C/cpu1/cpuidle/state$1/usage)
 	echo "# only state$1: $out, entries $((u1 - u0))" >&2
-	[ $((u1 - u0)) -ge 300 ] || return 1
+	[ $((u1 - u0)) -ge 400 ] || return 1
 	field median_ns "$out"
 }
 
 echo 1 > $EMU
 res=fail entered=yes
-for r in 1 2 3; do
+for r in 1 2 3 4 5; do
 	a=$(probe $shallow) || entered=no
 	b=$(probe $deep) || entered=no
 	[ -n "$a" ] && [ -n "$b" ] || break
@@ -64,7 +69,7 @@ check "wake-up from $deep_name is later by >= $need_ns ns than from $sh_name" [ 
 
 echo 0 > $EMU
 res=fail
-for r in 1 2 3; do
+for r in 1 2 3 4 5; do
 	a=$(probe $shallow) || entered=no
 	b=$(probe $deep) || entered=no
 	[ -n "$a" ] && [ -n "$b" ] || break

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# sip-boot: KERNEL=base PLATFORM=none SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=base,patched PLATFORM=none SMP=2 TIMEOUT=300
 #
 # Every kind of bad parameter makes insmod emu_idle fail with EINVAL, a
 # kernel message naming the problem, and nothing registered: no cpuidle

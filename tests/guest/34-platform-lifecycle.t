@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# sip-boot: KERNEL=base PLATFORM=none SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=base,patched PLATFORM=none SMP=2 TIMEOUT=300
 #
 # Life of the emulated platform: a custom table is registered as written,
 # with the transition energies the model derives from it; every profile
