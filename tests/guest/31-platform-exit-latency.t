@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# sip-boot: KERNEL=base PLATFORM=x86-client SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=base,patched PLATFORM=x86-client SMP=2 TIMEOUT=300
 #
 # The exit latency of the emulated states is real: a timer wake-up from the
 # deepest state (C10, 890 us) comes later, by at least the difference of the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# sip-boot: KERNEL=base PLATFORM=none SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=base,patched PLATFORM=none SMP=2 TIMEOUT=300
 #
 # The energy counters of the emulated platform (debugfs emu_idle/energy):
 # they only grow, they agree with what the cpuidle core measured (sysfs
@@ -16,8 +16,10 @@
 # 300 us or more: the 1% comparison is made for states whose entries last
 # >= 300 us on average and >= 10 ms in total; every state is checked for
 # equal entries and for a sysfs time that encloses the driver's residency
-# with less than 20 us per entry to spare (host preemption of the vCPU
-# inside the core's window is the only reason to come near that bound).
+# with less than 20 us per entry plus 5 ms to spare: the host may preempt
+# the vCPU thread inside the core's window but outside the driver's (seen
+# once in ~20000 entries: 68 us on a single C10 entry); 5 ms is one host
+# time slice.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..9"
@@ -75,7 +77,7 @@ cmp_out=$( { echo "$tbl" | sed 's/^/T /'; echo "$d1" | sed 's/^/A /'
 			if (su[k] < ae[k] || su[k] > be[k])
 				print "ENTRIES cpu" c " state" i ": sysfs " su[k] " not in [" ae[k] ", " be[k] "]"
 			# the core times a window enclosing the callback
-			if (st[k] * 1000 + 1000 <= ar[k] || st[k] * 1000 > br[k] + be[k] * 20000)
+			if (st[k] * 1000 + 1000 <= ar[k] || st[k] * 1000 > br[k] + be[k] * 20000 + 5000000)
 				print "ENCLOSE cpu" c " state" i ": sysfs " st[k] " us vs driver [" ar[k] ", " br[k] "] ns"
 			f2 = int((ar[k] * P[i] + ae[k] * Et[i] * 1000) / 1000)
 			if (f2 - aE[k] > 1 || aE[k] - f2 > 1)
@@ -100,7 +102,7 @@ cmp_out=$( { echo "$tbl" | sed 's/^/T /'; echo "$d1" | sed 's/^/A /'
 echo "$cmp_out" | grep -v CHECKED | sort | sed 's/^/# /'
 checked=$(echo "$cmp_out" | sed -n 's/^CHECKED //p')
 check "entries equal sysfs usage" [ -z "$(echo "$cmp_out" | grep ENTRIES)" ]
-check "sysfs time encloses the driver's residency (< 20 us more per entry)" \
+check "sysfs time encloses the driver's residency (< 20 us/entry + 5 ms more)" \
 	[ -z "$(echo "$cmp_out" | grep ENCLOSE)" ]
 r=no
 [ -z "$(echo "$cmp_out" | grep STATE)" ] && [ "${checked:-0}" -ge 2 ] && r=yes
