@@ -8,8 +8,9 @@
 # Writes DIR/trace.dat (default /results, which the test bed brings back
 # to the host) and DIR/platform.txt, the platform description the analyser
 # reads beside the trace (format: design/analysis.md), plus the emulated
-# platform's own energy counters before and after (emu_idle-energy-*.txt)
-# when its debugfs is there. Events: power:cpu_idle, power:cpu_idle_miss,
+# platform's own energy counters before and after the workload
+# (emu_idle-energy-*.txt) when its debugfs is there; the trace markers
+# "sip-window start" / "sip-window end" bracket the same interval. Events: power:cpu_idle, power:cpu_idle_miss,
 # sched:sched_switch, sched:sched_wakeup, block:block_rq_issue,
 # block:block_rq_complete and, when the kernel has it, the series'
 # sched_idle_predict (found by name in whatever system it is in).
@@ -89,15 +90,33 @@ emu=/sys/kernel/debug/emu_idle
 } > "$out/platform.txt"
 [ -d /sys/devices/system/cpu/cpu0/cpuidle/state0 ] ||
 	echo "record.sh: warning: no cpuidle states (no idle driver): platform.txt has none" >&2
-[ -r $emu/energy ] && cat $emu/energy > "$out/emu_idle-energy-before.txt"
 
 # --- record ----------------------------------------------------------------
 echo "record.sh: tracing $events for ${secs}s ($work)"
 [ $# -eq 0 ] && set -- sh "$here/workload.sh" "$work" "$secs"
+# The traced command: the workload between two trace markers, with the
+# emulated platform's counters read just outside them, so that
+# `sip-idle-report --window` and the counters cover nearly the same
+# interval. The counters are copied with shell builtins (read, echo): a
+# cat would fork and exec between counter and marker, milliseconds under
+# TCG in which the other CPUs go in and out of idle.
+wrap=/tmp/sip-record-window.sh
+cat > $wrap <<EOF
+snap() {
+	[ -r $emu/energy ] || return 0
+	while IFS= read -r l; do echo "\$l"; done < $emu/energy > "\$1"
+}
+snap "$out/emu_idle-energy-before.txt"
+echo "sip-window start" > $T/trace_marker
+"\$@"
+rc=\$?
+echo "sip-window end" > $T/trace_marker
+snap "$out/emu_idle-energy-after.txt"
+exit \$rc
+EOF
 # shellcheck disable=SC2086
-trace-cmd record -q -b "$buf" $events -o "$out/trace.dat" "$@" > "$out/record.log" 2>&1
+trace-cmd record -q -b "$buf" $events -o "$out/trace.dat" sh $wrap "$@" > "$out/record.log" 2>&1
 rc=$?
-[ -r $emu/energy ] && cat $emu/energy > "$out/emu_idle-energy-after.txt"
 if [ $rc != 0 ] || [ ! -s "$out/trace.dat" ]; then
 	tail -5 "$out/record.log" >&2
 	die "trace-cmd record failed (status $rc)"

@@ -9,6 +9,7 @@
 #   idle-length.png   idle period lengths per state (what the states saw)
 #   prediction.png    predicted vs actual idle length, by source (only when
 #                     the trace has the prediction event)
+# and the tables behind the bar charts, residency.dat and judgement.dat.
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 REPORT-BINARY TRACE.dat OUTDIR [platform.txt]" >&2; exit 1; }
 rep=$1 trace=$2 out=$3
@@ -120,4 +121,6 @@ EOF
 else
 	rm -f "$out/prediction.png"
 fi
+# the tables behind the bars, for reading and for tests
+cp "$tmp/residency.dat" "$tmp/judgement.dat" "$out/"
 ls "$out"/*.png | sed 's/^/plot: /'

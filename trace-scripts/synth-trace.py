@@ -17,8 +17,9 @@ Script, one item per line, '#' starts a comment:
                                 (count -1: lost, number unknown)
 
 Events: cpu_idle, cpu_idle_miss, sched_switch, sched_wakeup, block_rq_issue,
-block_rq_complete, sched_idle_predict. Fields not given are zero (strings
-empty). Timestamps must not decrease within a CPU.
+block_rq_complete, print (a trace_marker write; in its buf, '_' stands for
+a space), sched_idle_predict. Fields not given are zero (strings empty).
+Timestamps must not decrease within a CPU.
 
 The layouts follow Linux 6.1's formats, except sched_idle_predict, whose
 field names are the series' and whose offsets are this file's choice:
@@ -91,6 +92,10 @@ EVENTS = {
         '"%d,%d %s (%s) %llu + %u [%d]", ((unsigned int) ((REC->dev) >> 20)), '
         '((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, '
         '__get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, REC->error'),
+    # trace_marker writes; its format goes to the ftrace formats section
+    "print": ("ftrace", 5, 16, [
+        ("unsigned long", "ip", 8, 8, 0), ("char", "buf[]", 16, 0, 0)],
+        '"%ps: %s", (void *)REC->ip, REC->buf'),
     "sched_idle_predict": ("sched", 40, 56, [
         ("int", "cpu", 8, 4, 1), ("u64", "next_timer_ns", 16, 8, 0),
         ("u64", "next_io_ns", 24, 8, 0), ("u64", "latency_req_ns", 32, 8, 0),
@@ -102,7 +107,7 @@ EVENTS = {
         'REC->tick_stopped'),
 }
 DEFAULT = ["cpu_idle", "cpu_idle_miss", "sched_switch", "sched_wakeup",
-           "block_rq_issue", "block_rq_complete"]
+           "block_rq_issue", "block_rq_complete", "print"]
 
 
 def die(msg):
@@ -134,6 +139,10 @@ def event_data(name, values, lineno):
             # an empty string stored after the fixed part
             loc = size - 4 if size - 4 >= off + 4 else size
             struct.pack_into("<I", buf, off, (1 << 16) | loc)
+            continue
+        if ctype == "char" and fsize == 0:
+            # flexible array at the end: the string and its NUL
+            buf += (val or "").replace("_", " ").encode() + b"\0"
             continue
         if ctype == "char":
             b = (val or "").encode()[:fsize - 1]
@@ -241,10 +250,15 @@ def main():
     out += struct.pack("<BBI", 0, 8, PAGE_SIZE)
     for tag, text in ((b"header_page\0", HEADER_PAGE), (b"header_event\0", HEADER_EVENT)):
         out += tag + struct.pack("<Q", len(text)) + text.encode()
-    out += struct.pack("<I", 0)        # ftrace formats
+    ftrace = [n for n in formats if EVENTS[n][0] == "ftrace"]
+    out += struct.pack("<I", len(ftrace))
+    for name in ftrace:
+        text = format_text(name).encode()
+        out += struct.pack("<Q", len(text)) + text
     systems = {}
     for name in formats:
-        systems.setdefault(EVENTS[name][0], []).append(name)
+        if EVENTS[name][0] != "ftrace":
+            systems.setdefault(EVENTS[name][0], []).append(name)
     out += struct.pack("<I", len(systems))
     for system, names in systems.items():
         out += system.encode() + b"\0" + struct.pack("<I", len(names))

@@ -28,7 +28,7 @@ csv() {
 }
 
 # The synthetic writer is deterministic: the committed traces are its output.
-for n in base predict; do
+for n in base predict window; do
 	python3 trace-scripts/synth-trace.py $D/$n.txt "$tmp/$n.dat"
 	cmp -s $D/$n.dat "$tmp/$n.dat"; check "$n.dat is synth-trace.py's output of $n.txt" 0 $?
 done
@@ -127,4 +127,14 @@ $R --periods "$tmp/p.tsv" -o /dev/null $D/predict.dat
 check "predict: --periods writes 5 periods" 5 "$(grep -vc '^#' "$tmp/p.tsv")"
 check "predict: period p4 line" "io 2000000 3000000 too_shallow" \
 	"$(awk '$9 == "io" && $3 == 3000000 { print $9, $8, $3, $7 }' "$tmp/p.tsv")"
+# --window: only the periods between the trace markers.
+$R --window -f csv $D/window.dat > "$tmp/window.csv"; check "window.dat --window: exit status" 0 $?
+W="$tmp/window.csv"
+check "window: periods, open at end, idle time" "2 1 305000" \
+	"$(echo $(csv $W cpu all "" idle_periods) $(csv $W cpu all "" open_at_end) $(csv $W cpu all "" idle_ns))"
+check "window: entries POLL C1 C2" "1 0 1" "$(echo $(for s in 0 1 2; do csv $W state all $s entries; done))"
+check "window: duration, events" "470000 5" "$(echo $(csv $W run all "" duration_ns) $(csv $W run all "" events))"
+check "window.dat without --window: 5 periods" 5 "$($R -f csv $D/window.dat | awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6 }')"
+$R --window $D/base.dat >/dev/null 2>"$tmp/err"; rc=$?
+check "base.dat --window: no markers, status 1, one line" "1 1" "$rc $(wc -l < "$tmp/err")"
 echo "1..$t"

@@ -3,11 +3,13 @@
  * sip-idle-report - judge CPU idle-state selection from a trace.dat
  *
  *	sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]
- *			[--periods FILE] trace.dat
+ *			[--periods FILE] [--window] trace.dat
  *
  * The platform description defaults to platform.txt beside the trace when
  * that file exists. --periods writes one tab-separated line per idle period
- * (the plots use it). Exit status: 0, or 1 with one line on stderr.
+ * (the plots use it). --window analyses only the events between the
+ * "sip-window start" and "sip-window end" trace markers. Exit status: 0,
+ * or 1 with one line on stderr.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +29,7 @@ static const struct sip_output *const outputs[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]\n"
-		"                       [--periods FILE] trace.dat\n");
+		"                       [--periods FILE] [--window] trace.dat\n");
 }
 
 static void period_line(const struct sip_period *p, void *arg)
@@ -51,6 +53,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "periods", required_argument, NULL, 'T' },
+		{ "window", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
 	struct sip_platform plat = { .present = false };
 	struct sip_output_opts oo = { };
 	FILE *of = stdout, *pf = NULL;
-	bool no_plat = false;
+	bool no_plat = false, window = false;
 	struct sip_model *m;
 	char err[512];
 	int opt, ret = 1;
@@ -89,6 +92,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			periods_path = optarg;
+			break;
+		case 'w':
+			window = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -135,7 +141,7 @@ int main(int argc, char **argv)
 		fprintf(pf, "# cpu\tstart_ns\tlength_ns\tstate\toracle\tideal\tclass\tpredicted_ns\tsource\ttick_stopped\n");
 		sip_model_set_sink(m, period_line, pf);
 	}
-	if (sip_read_trace(argv[optind], m, err, sizeof(err))) {
+	if (sip_read_trace(argv[optind], m, window, err, sizeof(err))) {
 		fprintf(stderr, "sip-idle-report: %s\n", err);
 		goto out;
 	}

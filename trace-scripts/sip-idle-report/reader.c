@@ -6,6 +6,12 @@
  * field handles are looked up once, before the loop; the loop maps a
  * record's type to its op and calls the handler, which fills a struct
  * sip_event for the model.
+ *
+ * Window: with sip_read_trace(..., window = true) only the events between
+ * the trace_marker writes "sip-window start" and "sip-window end" reach
+ * the model (record.sh writes them around the workload, where it also
+ * snapshots the emulated platform's counters, so that the two can be
+ * compared over the same interval).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +25,10 @@
 #define MAX_FIELDS	8
 
 struct op;
-typedef int (*op_handler)(const struct op *op, struct tep_record *rec,
-			  struct sip_event *ev);
+struct reader;
+/* Fill *ev and return 0 to feed it to the model, or return 1 to skip. */
+typedef int (*op_handler)(struct reader *r, const struct op *op,
+			  struct tep_record *rec, struct sip_event *ev);
 
 struct op {
 	const char *system;	/* NULL: the first event of that name, any system */
@@ -42,16 +50,20 @@ static uint64_t fval(const struct op *op, struct tep_record *rec, int i)
 	return v;
 }
 
-static int h_idle(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_idle(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = SIP_EV_IDLE;
 	ev->idle.state = fval(op, rec, 0);
 	ev->idle.cpu_id = fval(op, rec, 1);
 	return 0;
 }
 
-static int h_idle_miss(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_idle_miss(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = SIP_EV_IDLE_MISS;
 	ev->miss.cpu_id = fval(op, rec, 0);
 	ev->miss.state = fval(op, rec, 1);
@@ -59,32 +71,40 @@ static int h_idle_miss(const struct op *op, struct tep_record *rec, struct sip_e
 	return 0;
 }
 
-static int h_switch(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_switch(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = SIP_EV_SWITCH;
 	ev->sw.prev_pid = (int)fval(op, rec, 0);
 	ev->sw.next_pid = (int)fval(op, rec, 1);
 	return 0;
 }
 
-static int h_wakeup(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_wakeup(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = SIP_EV_WAKEUP;
 	ev->wake.pid = (int)fval(op, rec, 0);
 	ev->wake.target_cpu = (int)fval(op, rec, 1);
 	return 0;
 }
 
-static int h_rq(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_rq(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = strcmp(op->name, "block_rq_issue") ? SIP_EV_RQ_COMPLETE : SIP_EV_RQ_ISSUE;
 	ev->rq.dev = fval(op, rec, 0);
 	ev->rq.sector = fval(op, rec, 1);
 	return 0;
 }
 
-static int h_predict(const struct op *op, struct tep_record *rec, struct sip_event *ev)
+static int h_predict(struct reader *r, const struct op *op, struct tep_record *rec,
+		struct sip_event *ev)
 {
+	(void)r;
 	ev->type = SIP_EV_PREDICT;
 	ev->pred.cpu = (int)fval(op, rec, 0);
 	ev->pred.next_timer_ns = fval(op, rec, 1);
@@ -96,6 +116,21 @@ static int h_predict(const struct op *op, struct tep_record *rec, struct sip_eve
 	return 0;
 }
 
+#define WINDOW_START	"sip-window start"
+#define WINDOW_END	"sip-window end"
+
+static bool marker_is(const struct op *op, struct tep_record *rec, const char *text)
+{
+	size_t len = strlen(text);
+	int off = op->f[0]->offset;
+
+	return off >= 0 && rec->size - off >= (int)len &&
+	       !memcmp((const char *)rec->data + off, text, len);
+}
+
+static int h_marker(struct reader *r, const struct op *op, struct tep_record *rec,
+		    struct sip_event *ev);
+
 #define OP(sys, ev, h, ...) \
 	{ .system = sys, .name = ev, .fields = { __VA_ARGS__ }, .handler = h }
 
@@ -106,6 +141,7 @@ static const struct op ops_template[] = {
 	OP("sched", "sched_wakeup", h_wakeup, "pid", "target_cpu"),
 	OP("block", "block_rq_issue", h_rq, "dev", "sector"),
 	OP("block", "block_rq_complete", h_rq, "dev", "sector"),
+	OP("ftrace", "print", h_marker, "buf"),
 	/* the series' event: found by name whatever its system */
 	OP(NULL, "sched_idle_predict", h_predict, "cpu", "next_timer_ns",
 	   "next_io_ns", "latency_req_ns", "predicted_ns", "state", "tick_stopped"),
@@ -118,7 +154,22 @@ struct reader {
 	struct tep_handle *tep;
 	struct sip_model *m;
 	int err;		/* errno of a failed feed */
+	bool window;		/* only between the window markers */
+	bool in_window, saw_start;
 };
+
+static int h_marker(struct reader *r, const struct op *op, struct tep_record *rec,
+		    struct sip_event *ev)
+{
+	(void)ev;
+	if (marker_is(op, rec, WINDOW_START)) {
+		r->in_window = true;
+		r->saw_start = true;
+	} else if (marker_is(op, rec, WINDOW_END)) {
+		r->in_window = false;
+	}
+	return 1;
+}
 
 static int resolve(struct reader *r, char *err, size_t errlen)
 {
@@ -189,10 +240,12 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 
 		if (!op->present || op->id != type)
 			continue;
+		if (r->window && !r->in_window && op->handler != h_marker)
+			return 0;
 		memset(&ev, 0, sizeof(ev));
 		ev.ts_ns = rec->ts;
 		ev.cpu = cpu;
-		if (op->handler(op, rec, &ev))
+		if (op->handler(r, op, rec, &ev))
 			return 0;
 		if (sip_model_feed(r->m, &ev)) {
 			r->err = errno;
@@ -207,6 +260,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
  * sip_read_trace() - feed every event of a trace.dat to a model
  * @path: the trace
  * @m: the model
+ * @window: only the events between the "sip-window" markers
  * @err: a one-line message on failure
  * @errlen: size of @err
  *
@@ -250,11 +304,11 @@ static void restore_stdout(int saved)
 /* See sip_read_trace(): a handle libtracecmd cannot close safely. */
 struct tracecmd_input *sip_failed_handle;
 
-int sip_read_trace(const char *path, struct sip_model *m, char *err,
-		   size_t errlen)
+int sip_read_trace(const char *path, struct sip_model *m, bool window,
+		   char *err, size_t errlen)
 {
 	struct tracecmd_input *h;
-	struct reader r = { .m = m };
+	struct reader r = { .m = m, .window = window };
 	FILE *f;
 	int ret, quiet;
 
@@ -310,6 +364,10 @@ int sip_read_trace(const char *path, struct sip_model *m, char *err,
 	}
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: error reading the event data (corrupt or truncated)", path);
+		return -1;
+	}
+	if (window && !r.saw_start) {
+		snprintf(err, errlen, "%s: no \"" WINDOW_START "\" marker (record.sh writes it)", path);
 		return -1;
 	}
 	if (!sip_model_report(m)->idle_events) {

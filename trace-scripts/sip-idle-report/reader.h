@@ -10,7 +10,7 @@ struct tracecmd_input;
 
 extern struct tracecmd_input *sip_failed_handle;
 
-int sip_read_trace(const char *path, struct sip_model *m, char *err,
-		   size_t errlen);
+int sip_read_trace(const char *path, struct sip_model *m, bool window,
+		   char *err, size_t errlen);
 
 #endif /* SIP_READER_H */
