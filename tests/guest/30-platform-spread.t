@@ -53,10 +53,12 @@ $after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
 	s1=$(echo "$res" | sed -n 's/.*ge10=\([0-9]*\).*/\1/p')
 	s5=$(echo "$res" | sed -n 's/.*ge5pct=\([0-9]*\).*/\1/p')
 	ent=$(echo "$res" | sed -n 's/.*entries=\([0-9]*\).*/\1/p')
-	if [ "$ent" -ge $LOOPS ] && [ "$s1" -ge 3 ] && [ "$s5" -ge 2 ]; then
+	# A sleep whose timer expires before cpu1 reaches idle (vCPU delayed
+	# by the host) adds no entry: ladder once saw 1968 for 2000 sleeps.
+	if [ "$ent" -ge $((LOOPS * 9 / 10)) ] && [ "$s1" -ge 3 ] && [ "$s5" -ge 2 ]; then
 		ok "$g: $ent entries spread over $s1 states with >= 10, $s5 with >= 5%"
 	else
-		not_ok "$g: $ent entries (>= $LOOPS) spread over $s1 states with >= 10 (need 3), $s5 with >= 5% (need 2)"
+		not_ok "$g: $ent entries (>= $((LOOPS * 9 / 10))) spread over $s1 states with >= 10 (need 3), $s5 with >= 5% (need 2)"
 	fi
 done
 echo menu > $C/cpuidle/current_governor
