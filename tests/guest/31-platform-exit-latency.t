@@ -50,7 +50,8 @@ probe() {
 	out=$(platform-wakelat 2000 400 1)
 	u1=$(cat $C/cpu1/cpuidle/state$1/usage)
 	echo "# only state$1: $out, entries $((u1 - u0))" >&2
-	[ $((u1 - u0)) -ge 400 ] || return 1
+	# >= 90%: a sleep that ends before cpu1 idles adds no entry
+	[ $((u1 - u0)) -ge 360 ] || return 1
 	field median_ns "$out"
 }
 
