@@ -1,0 +1,77 @@
+#!/bin/sh
+# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms,100us TIMEOUT=300
+# SPDX-License-Identifier: GPL-2.0
+#
+# The IO latency predictor on steady devices, from the io_latency_wait
+# tracepoint (predicted_ns, actual_ns of every wait) while disklat reads
+# one disk with O_DIRECT, one read at a time.
+#
+# A prediction is a hit when it is within one bucket (200 us) of the wait.
+# Under TCG the emulated disks jitter with the load of the host: a tenth
+# to a third of the 2 ms reads can take 400 us more than the usual one, and
+# no predictor hits those, so a fixed 90% target would test the host. The
+# hit rate after a warm-up of 20 waits is compared instead, on the same
+# waits, with
+#  - predicting the last wait (the predictor before the buckets): the
+#    buckets must do as well, to one point (on a steady disk both hit
+#    nearly every wait);
+#  - the best fixed prediction chosen in hindsight (the largest share of
+#    waits within a 400 us window): the buckets must be within 15 points
+#    (7.9 was the largest gap seen, on a host so loaded that the best
+#    fixed prediction hit 44.7%).
+# Measured during development on the 2 ms disk: 85.9% (last wait 77.4%,
+# best fixed 87.1%), 93.6% (88.6%, 94.1%). Whether the 90% target is met
+# is printed. Skips on a kernel without the tracepoint.
+T=/sys/kernel/tracing
+EV=$T/events/io_latency/io_latency_wait
+READS=400
+WARMUP=20
+MARGIN=15
+echo "1..6"
+if [ ! -d "$EV" ]; then
+	for i in 1 2 3 4 5 6; do
+		echo "ok $i - io latency prediction # SKIP no io_latency_wait tracepoint on $SIP_KERNEL"
+	done
+	exit 0
+fi
+
+# <device> <label> <first-test-number>
+check_disk() {
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $EV/enable
+	echo 1 > $T/tracing_on
+	out=$(disklat "$1" $READS)
+	echo 0 > $T/tracing_on
+	echo 0 > $EV/enable
+	echo "# $2: $out"
+	# Only the reader's waits, after its warm-up: "predicted actual".
+	grep ' disklat-' $T/trace |
+		sed -n 's/.*predicted_ns=\([0-9]*\) actual_ns=\([0-9]*\).*/\1 \2/p' |
+		sed "1,${WARMUP}d" > /tmp/waits
+	n=$(wc -l < /tmp/waits)
+	# A read that completes before the reader blocks is no wait: 90%.
+	if [ "$n" -ge $(((READS - WARMUP) * 9 / 10)) ]; then
+		echo "ok $3 - $2: $n waits traced after warm-up for $READS reads"
+	else
+		echo "not ok $3 - $2: $n waits traced after warm-up for $READS reads"
+	fi
+	# Best fixed prediction: most waits within any window < 400 us wide.
+	best=$(cut -d' ' -f2 /tmp/waits | sort -n |
+		awk '{ a[NR] = $1; while (a[NR] - a[i + 1] >= 400000) i++
+		       if (NR - i > m) m = NR - i } END { print m + 0 }')
+	awk -v n=$(($3 + 1)) -v label="$2" -v best="$best" -v margin=$MARGIN '
+		{ m++; d = $1 - $2; if (d < 0) d = -d; if (d < 200000) hit++; sum += d
+		  if (m > 1) { d = last - $2; if (d < 0) d = -d; if (d < 200000) lhit++ }
+		  last = $2 }
+		END {
+			if (m < 2) { printf "not ok %d - %s: no wait after warm-up\nnot ok %d - %s: no wait after warm-up\n", n, label, n + 1, label; exit }
+			pct = 100 * hit / m; opt = 100 * best / m; lpct = 100 * lhit / (m - 1)
+			printf "# %s: %d of %d predictions within 200 us (%.1f%%, target 90%%: %s), mean |error| %d us\n", label, hit, m, pct, (pct >= 90 ? "met" : "missed"), sum / m / 1000
+			printf "%sok %d - %s: hit rate %.1f%% >= %.1f%% - 1 predicting the last wait\n", (pct >= lpct - 1 ? "" : "not "), n, label, pct, lpct
+			printf "%sok %d - %s: hit rate %.1f%% within %d points of the best fixed prediction (%.1f%%)\n", (pct >= opt - margin ? "" : "not "), n + 1, label, pct, margin, opt
+		}' /tmp/waits
+}
+
+check_disk /dev/vda "2ms disk" 1
+check_disk /dev/vdb "100us disk" 4
