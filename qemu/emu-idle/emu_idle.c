@@ -53,7 +53,9 @@
  * Calling convention (v6.1 drivers/cpuidle/cpuidle.c:cpuidle_enter_state()):
  * ->enter() is called with interrupts disabled and, since no state carries
  * CPUIDLE_FLAG_RCU_IDLE, after ct_idle_enter(): RCU is not watching, so the
- * idle path uses only raw_ irq helpers and no tracepoints. 6.1 accepts a
+ * halt path uses only raw_ irq helpers and no tracepoints (the POLL wrapper
+ * uses local_irq_disable(), as the core's poll_idle() it wraps uses
+ * local_irq_enable(), so lockdep's view stays right). 6.1 accepts a
  * return with interrupts enabled or disabled (it enables them afterwards);
  * both paths return with them disabled, which newer kernels require.
  * call_cpuidle() has cleared TIF_POLLING_NRFLAG and checked need_resched()
@@ -66,10 +68,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
-#include <linux/delay.h>
 #include <linux/cpuidle.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
