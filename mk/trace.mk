@@ -66,3 +66,23 @@ run: $(REPORT)
 	@$(REPORT) $(RUN_RESULTS)/trace.dat | tee $(RUN_RESULTS)/report.txt
 	@$(REPORT) -f json -o $(RUN_RESULTS)/report.json $(RUN_RESULTS)/trace.dat
 	@./trace-scripts/sip-idle-plot.sh $(REPORT) $(RUN_RESULTS)/trace.dat $(RUN_RESULTS)
+
+# KernelShark plugin (trace-scripts/kshark-sip-idle/): -isystem keeps the
+# library headers' own warnings out of -Werror.
+KSHARK_DIR    := trace-scripts/kshark-sip-idle
+KSHARK_PLUGIN := $(SIP_TOOLS)/kshark/plugin-sip_idle.so
+KSHARK_FLAGS  := -O2 -g -fPIC -Wall -Wextra -Werror -isystem /usr/include/kernelshark \
+		 -isystem /usr/include/json-c
+
+$(KSHARK_PLUGIN): $(KSHARK_DIR)/sip_idle.c $(KSHARK_DIR)/SipIdle.cpp $(KSHARK_DIR)/sip_idle.h
+	@mkdir -p $(@D)
+	$(CC) $(KSHARK_FLAGS) -std=gnu11 -c -o $(@D)/sip_idle.o $(KSHARK_DIR)/sip_idle.c
+	$(CXX) $(KSHARK_FLAGS) -std=c++17 -c -o $(@D)/SipIdle.o $(KSHARK_DIR)/SipIdle.cpp
+	$(CXX) -shared -Wl,--no-undefined -o $@ $(@D)/sip_idle.o $(@D)/SipIdle.o \
+		-lkshark -lkshark-plot -lkshark-gui
+
+.PHONY: kshark-plugin
+kshark-plugin: $(KSHARK_PLUGIN)
+
+HELP += \
+	"kshark-plugin build the KernelShark plugin (predicted vs actual idle end): kernelshark -p $(KSHARK_PLUGIN) trace.dat"

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The KernelShark plugin (trace-scripts/kshark-sip-idle/), loaded into
+# KernelShark on a virtual X server, judged from screenshots. Its marks have
+# colours KernelShark itself does not draw: pure green (0,255,0) where an
+# idle period ended, magenta (255,0,255) where its prediction said it
+# would end, blue (0,0,255) joining the two when the CPU slept past the
+# prediction. On tests/data/analyser/predict.dat (five periods, one late by
+# 1 ms, derivation in its README) the screenshot must show exactly five
+# green and five magenta marks and one blue line, and none without the
+# plugin; on a real guest trace, green marks all along both CPUs.
+# Screenshots are kept in results/test/analyser-kshark/.
+cd "$(dirname "$0")/../.."
+export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+out=${SIP_TEST_OUT:-results/test}/analyser-kshark
+D=tests/data/analyser
+for c in kernelshark xvfb-run import convert; do
+	if ! command -v $c >/dev/null; then
+		echo "1..0 # SKIP $c not installed"
+		exit 0
+	fi
+done
+# libkshark.h includes json-c's header (Debian: libjson-c-dev)
+if [ ! -f /usr/include/json-c/json.h ] || [ ! -f /usr/include/kernelshark/libkshark.h ]; then
+	echo "1..0 # SKIP libkshark-dev or libjson-c-dev not installed"
+	exit 0
+fi
+if ! o=$(make -s --no-print-directory analyser kshark-plugin 2>&1); then
+	echo "Bail out! cannot build the plugin: $(echo "$o" | tail -1)"
+	exit 1
+fi
+P=$SIP_CACHE/tools/kshark/plugin-sip_idle.so
+R=$SIP_CACHE/tools/sip-idle-report
+shot=./trace-scripts/kshark-sip-idle/ks-screenshot.sh
+rm -rf "$out"; mkdir -p "$out"
+t=0
+ok() {	# <0|1> <description>
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+# clusters <png> <#RRGGBB>: runs of screen columns holding that colour
+# (columns less than 3 px apart belong to one mark)
+clusters() {
+	convert "$1" -depth 8 txt:- | awk -v c="$2" '
+		$3 == c { split($1, a, ","); x[a[1] + 0] = 1 }
+		END { n = 0; last = -10
+		      for (i = 0; i < 4000; i++) if (i in x) { if (i - last > 2) n++; last = i }
+		      print n }'
+}
+columns() {
+	convert "$1" -depth 8 txt:- | awk -v c="$2" '
+		$3 == c { split($1, a, ","); x[a[1] + 0] = 1 } END { print length(x) }'
+}
+
+$shot "$out/predict-without.png" $D/predict.dat 2>"$out/err1"
+ok $? "KernelShark shows predict.dat without the plugin $(head -1 "$out/err1")"
+$shot "$out/predict-plugin.png" $D/predict.dat "$P" 2>"$out/err2"
+ok $? "KernelShark shows predict.dat with the plugin $(head -1 "$out/err2")"
+n=$(echo $(clusters "$out/predict-without.png" "#00FF00") $(clusters "$out/predict-without.png" "#FF00FF"))
+ok "$([ "$n" = "0 0" ]; echo $?)" "without the plugin: no green, no magenta marks (got $n)"
+n=$(clusters "$out/predict-plugin.png" "#00FF00")
+ok "$([ "$n" = 5 ]; echo $?)" "with the plugin: 5 actual idle ends (green), got $n"
+n=$(clusters "$out/predict-plugin.png" "#FF00FF")
+ok "$([ "$n" = 5 ]; echo $?)" "with the plugin: 5 predicted idle ends (magenta), got $n"
+n=$(clusters "$out/predict-plugin.png" "#0000FF")
+ok "$([ "$n" = 1 ]; echo $?)" "with the plugin: 1 late wake-up line (blue, p4: predicted 16 ms, woke at 17 ms), got $n"
+
+# A real trace: the guest trace of analyser-guest.t when it ran, else a
+# 2 s recording of our own.
+real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
+if [ ! -s "$real" ]; then
+	real=$out/guest/trace.dat
+	KERNEL=${KERNEL:-base} PLATFORM=x86-client DISKS='100us 2ms' TIMEOUT=240 \
+		RESULTS=$out/guest CMD='/sip/trace-scripts/record.sh -t 2 -w mixed' \
+		./qemu/boot.sh >"$out/boot.log" 2>&1
+fi
+[ -s "$real" ]; ok $? "a real guest trace: $real"
+$shot "$out/guest-plugin.png" "$real" "$P" 2>"$out/err3"
+ok $? "KernelShark shows the guest trace with the plugin $(head -1 "$out/err3")"
+n=$(columns "$out/guest-plugin.png" "#00FF00")
+ok "$([ "${n:-0}" -ge 100 ]; echo $?)" "guest trace: idle ends marked in $n screen columns (>= 100)"
+pred=$($R -P -f csv "$real" | awk -F, '$1 == "run" && $5 == "has_predict" { print $6 }')
+n=$(clusters "$out/guest-plugin.png" "#FF00FF")
+if [ "$pred" = 1 ]; then
+	ok "$([ "${n:-0}" -ge 10 ]; echo $?)" "guest trace has predictions: $n predicted ends marked (>= 10)"
+else
+	ok "$([ "$n" = 0 ]; echo $?)" "guest trace has no prediction event: no predicted ends marked (got $n)"
+fi
+echo "1..$t"

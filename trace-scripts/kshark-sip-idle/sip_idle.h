@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KernelShark plugin "sip_idle": on each CPU graph, where the idle period
+ * ended and where the prediction (the series' sched_idle_predict event)
+ * said it would end. Shared between the C part (loading, event handlers)
+ * and the C++ part (drawing).
+ */
+#ifndef _KS_PLUGIN_SIP_IDLE_H
+#define _KS_PLUGIN_SIP_IDLE_H
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* power:cpu_idle state value of an idle exit (PWR_EVENT_EXIT) */
+#define SIP_IDLE_EXIT	4294967295LL
+
+struct plugin_sip_idle_context {
+	int idle_id;		/* power/cpu_idle */
+	int predict_id;		/* <any system>/sched_idle_predict, or -1 */
+	/* cpu_idle records: the state field (SIP_IDLE_EXIT on exit) */
+	struct kshark_data_container *idle;
+	/* sched_idle_predict records: the predicted_ns field */
+	struct kshark_data_container *predict;
+	bool paired;		/* the periods have been built */
+};
+
+KS_DECLARE_PLUGIN_CONTEXT_METHODS(struct plugin_sip_idle_context)
+
+void draw_sip_idle(struct kshark_cpp_argv *argv, int sd, int val, int draw_action);
+void sip_idle_forget(int sd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
