@@ -22,8 +22,8 @@ a space), sched_idle_predict. Fields not given are zero (strings empty).
 Timestamps must not decrease within a CPU.
 
 The layouts follow Linux 6.1's formats, except sched_idle_predict, whose
-field names are the series' and whose offsets are this file's choice:
-readers must look fields up by name.
+fields are the series' (design/series.md) and whose offsets are this file's
+choice: readers must look fields up by name.
 """
 import struct
 import sys
@@ -96,15 +96,16 @@ EVENTS = {
     "print": ("ftrace", 5, 16, [
         ("unsigned long", "ip", 8, 8, 0), ("char", "buf[]", 16, 0, 0)],
         '"%ps: %s", (void *)REC->ip, REC->buf'),
-    "sched_idle_predict": ("sched", 40, 56, [
-        ("int", "cpu", 8, 4, 1), ("u64", "next_timer_ns", 16, 8, 0),
-        ("u64", "next_io_ns", 24, 8, 0), ("u64", "latency_req_ns", 32, 8, 0),
-        ("u64", "predicted_ns", 40, 8, 0), ("int", "state", 48, 4, 1),
-        ("bool", "tick_stopped", 52, 1, 0)],
-        '"cpu=%d next_timer_ns=%llu next_io_ns=%llu latency_req_ns=%llu '
-        'predicted_ns=%llu state=%d tick_stopped=%d", REC->cpu, REC->next_timer_ns, '
-        'REC->next_io_ns, REC->latency_req_ns, REC->predicted_ns, REC->state, '
-        'REC->tick_stopped'),
+    # the series' event (design/series.md), signed 64-bit times
+    "sched_idle_predict": ("sched", 40, 64, [
+        ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
+        ("s64", "next_io_ns", 24, 8, 1), ("s64", "latency_req_ns", 32, 8, 1),
+        ("s64", "predicted_ns", 40, 8, 1), ("s64", "duration_ns", 48, 8, 1),
+        ("int", "state", 56, 4, 1), ("int", "tick_stopped", 60, 4, 1)],
+        '"cpu=%d next_timer_ns=%lld next_io_ns=%lld latency_req_ns=%lld '
+        'predicted_ns=%lld duration_ns=%lld state=%d tick_stopped=%d", REC->cpu, '
+        'REC->next_timer_ns, REC->next_io_ns, REC->latency_req_ns, REC->predicted_ns, '
+        'REC->duration_ns, REC->state, REC->tick_stopped'),
 }
 DEFAULT = ["cpu_idle", "cpu_idle_miss", "sched_switch", "sched_wakeup",
            "block_rq_issue", "block_rq_complete", "print"]

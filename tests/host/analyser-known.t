@@ -127,6 +127,20 @@ $R --periods "$tmp/p.tsv" -o /dev/null $D/predict.dat
 check "predict: --periods writes 5 periods" 5 "$(grep -vc '^#' "$tmp/p.tsv")"
 check "predict: period p4 line" "io 2000000 3000000 too_shallow" \
 	"$(awk '$9 == "io" && $3 == 3000000 { print $9, $8, $3, $7 }' "$tmp/p.tsv")"
+# A prediction with state -1 (no cpuidle state chosen: no driver, or a
+# latency limit of 0) is not compared with the state the default idle
+# reports; the signed field must read as -1, not 4294967295.
+printf '%s\n' '%include sched_idle_predict' \
+	'1000 0 sched_idle_predict cpu=0 next_timer_ns=50000 latency_req_ns=0 predicted_ns=50000 duration_ns=50000 state=-1 tick_stopped=0' \
+	'2000 0 cpu_idle state=1 cpu_id=0' '52000 0 cpu_idle state=4294967295 cpu_id=0' \
+	'60000 0 sched_idle_predict cpu=0 next_timer_ns=50000 latency_req_ns=0 predicted_ns=50000 duration_ns=50000 state=2 tick_stopped=0' \
+	'61000 0 cpu_idle state=1 cpu_id=0' '111000 0 cpu_idle state=4294967295 cpu_id=0' > "$tmp/nostate.txt"
+python3 trace-scripts/synth-trace.py "$tmp/nostate.txt" "$tmp/nostate.dat"
+$R -P -f csv "$tmp/nostate.dat" > "$tmp/nostate.csv"
+N="$tmp/nostate.csv"
+check "state -1 prediction: no state 1, mismatch 1 (the state 2 one), predicted 2" "1 1 2" \
+	"$(echo $(csv $N cpu all "" pred_no_state) $(csv $N cpu all "" pred_state_mismatch) $(csv $N cpu all "" predicted))"
+
 # --window: only the periods between the trace markers.
 $R --window -f csv $D/window.dat > "$tmp/window.csv"; check "window.dat --window: exit status" 0 $?
 W="$tmp/window.csv"

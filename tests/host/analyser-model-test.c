@@ -258,6 +258,21 @@ static void test_predictions(void)
 	CHECK_EQ(1, r->cpu[0].st[2].correct, "C2 400 us under the prediction's limit: correct");
 	CHECK_EQ(1, r->cpu[1].st[3].correct, "C3 5 ms with no limit: correct");
 	CHECK_EQ(0, r->cpu[1].st[3].latency_violations, "prediction's limit: no violation");
+	CHECK_EQ(0, r->total.pred_state_mismatch, "predicted states were entered");
+	sip_model_free(m);
+
+	/* state -1: the prediction chose no cpuidle state; not a mismatch. */
+	m = sip_model_new(&p);
+	feed(m, (struct sip_event){ .type = SIP_EV_PREDICT, .ts_ns = 100, .cpu = 0,
+		.pred = { .cpu = 0, .next_timer_ns = 50000, .latency_req_ns = 0,
+			  .predicted_ns = 50000, .state = -1 } });
+	feed(m, idle(1000, 0, 1));
+	feed(m, idle(51000, 0, SIP_IDLE_EXIT));
+	r = sip_model_report(m);
+	CHECK(r->total.pred_no_state == 1 && r->total.pred_state_mismatch == 0,
+	      "state -1: counted as no state chosen, not as a mismatch");
+	/* limit 0: only POLL (exit latency 0) is allowed: C1 is a violation */
+	CHECK_EQ(1, r->cpu[0].st[1].latency_violations, "latency_req_ns 0: C1 breaks the limit");
 	sip_model_free(m);
 }
 

@@ -204,7 +204,7 @@ int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d)
 struct pred {
 	bool valid;
 	uint64_t next_timer_ns, next_io_ns, latency_req_ns, predicted_ns;
-	uint32_t state;
+	int32_t state;
 	bool tick_stopped;
 };
 
@@ -429,7 +429,14 @@ static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
 		      SIP_SRC_IO : SIP_SRC_TIMER;
 		ps = &m->pred[src];
 		cs->predicted++;
-		if (rt->cur.state != (uint32_t)s)
+		/*
+		 * state -1: no cpuidle state was chosen (no driver, or a
+		 * latency limit of 0) and the default idle ran; its
+		 * power:cpu_idle state number is not an index to compare.
+		 */
+		if (rt->cur.state < 0)
+			cs->pred_no_state++;
+		else if (rt->cur.state != s)
 			cs->pred_state_mismatch++;
 		if (rt->cur.tick_stopped) {
 			cs->tick_stopped++;
@@ -690,6 +697,7 @@ static void add_stats(struct sip_cpu_stats *t, const struct sip_cpu_stats *c)
 	t->tick_stop_misses += c->tick_stop_misses;
 	t->predicted += c->predicted;
 	t->pred_state_mismatch += c->pred_state_mismatch;
+	t->pred_no_state += c->pred_no_state;
 	t->spurious += c->spurious;
 	t->energy_uj += c->energy_uj;
 	t->oracle_energy_uj += c->oracle_energy_uj;

@@ -81,7 +81,7 @@ struct sip_event {
 			uint64_t next_io_ns;	/* 0: no IO expected */
 			uint64_t latency_req_ns;
 			uint64_t predicted_ns;
-			uint32_t state;
+			int32_t state;		/* < 0: cpuidle not used */
 			bool tick_stopped;
 		} pred;
 		struct {
@@ -135,6 +135,7 @@ struct sip_cpu_stats {
 	uint64_t tick_stop_misses;	/* ... that were shorter than a tick */
 	uint64_t predicted;		/* periods paired with a prediction */
 	uint64_t pred_state_mismatch;	/* entered state != predicted state */
+	uint64_t pred_no_state;		/* prediction chose no cpuidle state */
 	uint64_t spurious;		/* idle exits followed by idle again */
 	double energy_uj, oracle_energy_uj;
 };

@@ -134,8 +134,9 @@ static void text_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 	if (!r->has_predict) {
 		fprintf(f, "  n/a: no sched_idle_predict events (base kernel)\n");
 	} else {
-		fprintf(f, "  periods with a prediction %" PRIu64 ", entered state != predicted %" PRIu64 "\n",
-			t->predicted, t->pred_state_mismatch);
+		fprintf(f, "  periods with a prediction %" PRIu64 ", entered state != predicted %" PRIu64
+			", no cpuidle state chosen %" PRIu64 "\n",
+			t->predicted, t->pred_state_mismatch, t->pred_no_state);
 		if (r->plat->tick_ns)
 			fprintf(f, "  tick stopped %" PRIu64 ", tick-stop misses (idle < %" PRIu64
 				" us) %" PRIu64 "\n", t->tick_stopped, r->plat->tick_ns / 1000,
@@ -231,6 +232,7 @@ static void csv_cpu(const struct sip_report *r, FILE *f, const char *cpu,
 	csv_u(f, "cpu", cpu, -1, "", "spurious_wakeups", c->spurious);
 	csv_u(f, "cpu", cpu, -1, "", "predicted", c->predicted);
 	csv_u(f, "cpu", cpu, -1, "", "pred_state_mismatch", c->pred_state_mismatch);
+	csv_u(f, "cpu", cpu, -1, "", "pred_no_state", c->pred_no_state);
 	csv_u(f, "cpu", cpu, -1, "", "tick_stopped", c->tick_stopped);
 	csv_u(f, "cpu", cpu, -1, "", "tick_stop_misses", c->tick_stop_misses);
 	csv_d(f, "cpu", cpu, "", "energy_uj", c->energy_uj);
@@ -326,8 +328,10 @@ static void json_cpu(const struct sip_report *r, FILE *f, const struct sip_cpu_s
 		c->missed_events, c->missed_unknown, c->discarded, c->open_at_end,
 		c->unknown_state, c->spurious);
 	fprintf(f, "%s\"predicted\": %" PRIu64 ", \"pred_state_mismatch\": %" PRIu64
-		", \"tick_stopped\": %" PRIu64 ", \"tick_stop_misses\": %" PRIu64 ",\n", ind,
-		c->predicted, c->pred_state_mismatch, c->tick_stopped, c->tick_stop_misses);
+		", \"pred_no_state\": %" PRIu64 ", \"tick_stopped\": %" PRIu64
+		", \"tick_stop_misses\": %" PRIu64 ",\n", ind,
+		c->predicted, c->pred_state_mismatch, c->pred_no_state, c->tick_stopped,
+		c->tick_stop_misses);
 	fprintf(f, "%s\"energy_uj\": %.6f, \"oracle_energy_uj\": %.6f, \"energy_ratio\": %.6f,\n",
 		ind, c->energy_uj, c->oracle_energy_uj, energy_ratio(c));
 	fprintf(f, "%s\"states\": [\n", ind);

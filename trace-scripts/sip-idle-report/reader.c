@@ -111,7 +111,8 @@ static int h_predict(struct reader *r, const struct op *op, struct tep_record *r
 	ev->pred.next_io_ns = fval(op, rec, 2);
 	ev->pred.latency_req_ns = fval(op, rec, 3);
 	ev->pred.predicted_ns = fval(op, rec, 4);
-	ev->pred.state = fval(op, rec, 5);
+	/* a 32-bit signed field: -1 (no state) reads as 0xffffffff */
+	ev->pred.state = (int32_t)(uint32_t)fval(op, rec, 5);
 	ev->pred.tick_stopped = fval(op, rec, 6);
 	return 0;
 }
