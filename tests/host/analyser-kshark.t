@@ -53,9 +53,9 @@ columns() {
 		$3 == c { split($1, a, ","); x[a[1] + 0] = 1 } END { print length(x) }'
 }
 
-$shot "$out/predict-without.png" $D/predict.dat 2>"$out/err1"
+WAIT=12 $shot "$out/predict-without.png" $D/predict.dat 2>"$out/err1"
 ok $? "KernelShark shows predict.dat without the plugin $(head -1 "$out/err1")"
-$shot "$out/predict-plugin.png" $D/predict.dat "$P" 2>"$out/err2"
+WAIT=12 $shot "$out/predict-plugin.png" $D/predict.dat "$P" 2>"$out/err2"
 ok $? "KernelShark shows predict.dat with the plugin $(head -1 "$out/err2")"
 n=$(echo $(clusters "$out/predict-without.png" "#00FF00") $(clusters "$out/predict-without.png" "#FF00FF"))
 ok "$([ "$n" = "0 0" ]; echo $?)" "without the plugin: no green, no magenta marks (got $n)"
