@@ -68,6 +68,8 @@ check "base: wake-to-run n p50 p99" "3 53000 3931000" \
 	"$(echo $(for m in count p50_ns p99_ns; do csv $B latency all wake_to_run $m; done))"
 check "base: wake-to-run, idle target, n p50 p99" "2 53000 3931000" \
 	"$(echo $(for m in count p50_ns p99_ns; do csv $B latency all wake_to_run_idle $m; done))"
+check "base: wake-to-run by the target's idle state: C2 n p50, C3 n p50" "1 53000 1 3931000" \
+	"$(echo $(csv $B latency all wake_to_run_in_C2 count) $(csv $B latency all wake_to_run_in_C2 p50_ns) $(csv $B latency all wake_to_run_in_C3 count) $(csv $B latency all wake_to_run_in_C3 p50_ns))"
 check "base: exit-to-switch n p50 p99" "5 3000 6000" \
 	"$(echo $(for m in count p50_ns p99_ns; do csv $B latency all exit_to_switch $m; done))"
 check "base: idle exits with nothing to run" 1 "$(csv $B cpu all "" spurious_wakeups)"

@@ -231,6 +231,7 @@ struct sip_model {
 	int max_state;
 	struct map wake, rq;
 	struct sip_samples wake_to_run, wake_to_run_idle, exit_to_switch;
+	struct sip_samples wake_to_run_in[SIP_MAX_STATES];	/* by target's state */
 	struct sip_pred_stats pred[SIP_NR_SRC];
 	struct dev_acc *devs;
 	int nr_devs;
@@ -628,12 +629,15 @@ int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
 	}
 	case SIP_EV_WAKEUP: {
 		int t = ev->wake.target_cpu;
-		bool idle = t >= 0 && t < SIP_MAX_CPUS && m->rt[t].in_idle;
+		uint8_t in = 0;	/* 0: target busy, else 1 + its idle state */
 
+		if (t >= 0 && t < SIP_MAX_CPUS && m->rt[t].in_idle)
+			in = m->rt[t].idle_state < SIP_MAX_STATES ?
+			     m->rt[t].idle_state + 1 : SIP_MAX_STATES + 1;
 		/* The first wake-up counts; a second one finds it running. */
 		if (map_find(&m->wake, (uint64_t)ev->wake.pid))
 			return 0;
-		return map_put(&m->wake, (uint64_t)ev->wake.pid, ev->ts_ns, idle);
+		return map_put(&m->wake, (uint64_t)ev->wake.pid, ev->ts_ns, in);
 	}
 	case SIP_EV_SWITCH:
 		if (ev->sw.prev_pid == 0 && rt->exit_pending) {
@@ -646,7 +650,9 @@ int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
 			int64_t lat = ev->ts_ns - sl->ts_ns;
 
 			if (samples_add(&m->wake_to_run, lat) ||
-			    (sl->flag && samples_add(&m->wake_to_run_idle, lat)))
+			    (sl->flag && samples_add(&m->wake_to_run_idle, lat)) ||
+			    (sl->flag && sl->flag <= SIP_MAX_STATES &&
+			     samples_add(&m->wake_to_run_in[sl->flag - 1], lat)))
 				return -1;
 			map_del(&m->wake, sl);
 		}
@@ -728,6 +734,8 @@ void sip_model_finish(struct sip_model *m)
 	sip_dist_compute(&m->wake_to_run, &r->wake_to_run);
 	sip_dist_compute(&m->wake_to_run_idle, &r->wake_to_run_idle);
 	sip_dist_compute(&m->exit_to_switch, &r->exit_to_switch);
+	for (i = 0; i < SIP_MAX_STATES; i++)
+		sip_dist_compute(&m->wake_to_run_in[i], &r->wake_to_run_in[i]);
 	for (i = 0; i < SIP_NR_SRC; i++) {
 		sip_dist_compute(&m->pred[i].err_ns, &r->pred_err[i]);
 		sip_dist_compute(&m->pred[i].abs_err_ns, &r->pred_abs_err[i]);
@@ -761,6 +769,8 @@ void sip_model_free(struct sip_model *m)
 	free(m->wake_to_run.v);
 	free(m->wake_to_run_idle.v);
 	free(m->exit_to_switch.v);
+	for (i = 0; i < SIP_MAX_STATES; i++)
+		free(m->wake_to_run_in[i].v);
 	for (i = 0; i < SIP_NR_SRC; i++) {
 		free(m->pred[i].err_ns.v);
 		free(m->pred[i].abs_err_ns.v);

@@ -178,6 +178,7 @@ struct sip_report {
 	bool has_predict, has_miss_events;
 	struct sip_dist wake_to_run;		/* sched_wakeup -> switch in */
 	struct sip_dist wake_to_run_idle;	/* ... target CPU was idle */
+	struct sip_dist wake_to_run_in[SIP_MAX_STATES];	/* ... in that state */
 	struct sip_dist exit_to_switch;		/* idle exit -> sched_switch */
 	struct sip_dist pred_err[SIP_NR_SRC];	/* actual - predicted */
 	struct sip_dist pred_abs_err[SIP_NR_SRC];

@@ -127,6 +127,14 @@ static void text_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 	fprintf(f, "\n%swake-up latency%s\n", bold(o), norm(o));
 	text_dist(f, "sched_wakeup -> running", &r->wake_to_run);
 	text_dist(f, "  ... target CPU idle", &r->wake_to_run_idle);
+	for (i = 0; i < r->nr_states; i++) {
+		char what[64], buf[32];
+
+		if (!r->wake_to_run_in[i].count)
+			continue;
+		snprintf(what, sizeof(what), "    ... in %s", sip_state_name(r, i, buf, sizeof(buf)));
+		text_dist(f, what, &r->wake_to_run_in[i]);
+	}
 	text_dist(f, "idle exit -> sched_switch", &r->exit_to_switch);
 	fprintf(f, "  idle exits with nothing to run: %" PRIu64 "\n", t->spurious);
 
@@ -261,6 +269,12 @@ static void csv_emit(const struct sip_report *r, FILE *f, const struct sip_outpu
 	csv_cpu(r, f, "all", &r->total);
 	csv_dist(f, "latency", "wake_to_run", &r->wake_to_run);
 	csv_dist(f, "latency", "wake_to_run_idle", &r->wake_to_run_idle);
+	for (i = 0; i < r->nr_states; i++) {
+		char n[64], buf[32];
+
+		snprintf(n, sizeof(n), "wake_to_run_in_%s", sip_state_name(r, i, buf, sizeof(buf)));
+		csv_dist(f, "latency", n, &r->wake_to_run_in[i]);
+	}
 	csv_dist(f, "latency", "exit_to_switch", &r->exit_to_switch);
 	if (r->has_predict) {
 		for (i = 0; i < SIP_NR_SRC; i++) {
@@ -400,6 +414,17 @@ static void json_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 	json_dist(f, &r->wake_to_run);
 	fprintf(f, ",\n    \"wake_to_run_idle\": ");
 	json_dist(f, &r->wake_to_run_idle);
+	fprintf(f, ",\n    \"wake_to_run_in\": [");
+	for (i = 0; i < r->nr_states; i++) {
+		char buf[32];
+
+		fprintf(f, "%s\n      {\"index\": %d, \"name\": ", i ? "," : "", i);
+		json_str(f, sip_state_name(r, i, buf, sizeof(buf)));
+		fprintf(f, ", \"latency\": ");
+		json_dist(f, &r->wake_to_run_in[i]);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]");
 	fprintf(f, ",\n    \"exit_to_switch\": ");
 	json_dist(f, &r->exit_to_switch);
 	fprintf(f, "},\n  \"prediction\": ");
