@@ -7,9 +7,12 @@
 #   residency.png     share of idle time per state, one bar group per CPU
 #   judgement.png     correct / too deep / too shallow entries per state
 #   idle-length.png   idle period lengths per state (what the states saw)
+#   wakeup-latency.png  wake-up to running, p50/p99, by the idle state the
+#                     target CPU was in (when the trace has wake-ups)
 #   prediction.png    predicted vs actual idle length, by source (only when
 #                     the trace has the prediction event)
-# and the tables behind the bar charts, residency.dat and judgement.dat.
+# and the tables behind the bar charts, residency.dat, judgement.dat and
+# wakeup-latency.dat.
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 REPORT-BINARY TRACE.dat OUTDIR [platform.txt]" >&2; exit 1; }
 rep=$1 trace=$2 out=$3
@@ -100,6 +103,40 @@ plot "$tmp/lengths.dat" using 1:(stringcolumn(3) eq "correct" ? \$2 : 1/0) with 
 EOF
 fi
 
+# wakeup-latency: sched_wakeup -> running, by the idle state the target CPU
+# was in (p50 and p99; a state nobody was woken from is left out)
+awk -F, '
+	$1 == "latency" && $4 ~ /^wake_to_run_in_/ {
+		n = substr($4, 16)
+		if (!(n in seen)) { seen[n] = 1; order[++k] = n }
+		v[n, $5] = $6
+	}
+	END {
+		print "state\tp50_us\tp99_us"
+		for (i = 1; i <= k; i++)
+			if (v[order[i], "count"] > 0)
+				printf "%s\t%.3f\t%.3f\n", order[i], v[order[i], "p50_ns"] / 1000,
+				       v[order[i], "p99_ns"] / 1000
+	}' "$tmp/report.csv" > "$tmp/wakeup-latency.dat"
+if [ "$(wc -l < "$tmp/wakeup-latency.dat")" -gt 1 ]; then
+	gnuplot <<EOF
+set terminal pngcairo size 1000,560 font "sans,10"
+set output "$out/wakeup-latency.png"
+set title "Wake-up to running, by the idle state the target CPU was in: $title"
+set ylabel "latency (us)"
+set logscale y
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set grid ytics
+set key outside right top
+plot "$tmp/wakeup-latency.dat" using 2:xtic(1) title "p50" lc rgb "#1f77b4", \
+     "" using 3 title "p99" lc rgb "#ff7f0e"
+EOF
+else
+	rm -f "$out/wakeup-latency.png"
+fi
+
 # prediction: predicted vs actual, one point per period with a prediction
 awk -F'\t' '/^#/ { next } $8 != "-" && $3 > 0 && $8 > 0 { printf "%.3f\t%.3f\t%s\n", $8 / 1000, $3 / 1000, $9 }' \
 	"$tmp/periods.tsv" > "$tmp/pred.dat"
@@ -122,5 +159,5 @@ else
 	rm -f "$out/prediction.png"
 fi
 # the tables behind the bars, for reading and for tests
-cp "$tmp/residency.dat" "$tmp/judgement.dat" "$out/"
+cp "$tmp/residency.dat" "$tmp/judgement.dat" "$tmp/wakeup-latency.dat" "$out/"
 ls "$out"/*.png | sed 's/^/plot: /'

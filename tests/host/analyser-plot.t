@@ -42,6 +42,9 @@ ok $? "plots of base.dat"
 for p in residency judgement idle-length; do
 	png_ok "$tmp/base/$p.png" 1000 560; ok $? "base: $p.png is a 1000x560 PNG with content"
 done
+png_ok "$tmp/base/wakeup-latency.png" 1000 560; ok $? "base: wakeup-latency.png is a 1000x560 PNG with content"
+ok "$([ "$(tail -n +2 "$tmp/base/wakeup-latency.dat" | tr '\t\n' '  ')" = "C2 53.000 53.000 C3 3931.000 3931.000 " ]; echo $?)" \
+	"base: wakeup-latency.dat: woken from C2 53 us, from C3 3931 us"
 [ ! -e "$tmp/base/prediction.png" ]; ok $? "base: no prediction.png without the prediction event"
 ./trace-scripts/sip-idle-plot.sh "$R" $D/predict.dat "$tmp/pred" >/dev/null
 ok $? "plots of predict.dat"
