@@ -37,8 +37,9 @@ ok() {	# <0|1> <description>
 }
 
 rm -rf "$out"; mkdir -p "$(dirname "$out")"
-KERNEL=$kernel SMP=$smp PLATFORM=x86-client DISKS='100us 2ms' TIMEOUT=240 RESULTS=$out \
-	CMD='/sip/trace-scripts/record.sh -t 3 -w mixed' ./qemu/boot.sh >"$out.log" 2>&1
+# make boot builds the kernel first when it was never built (clean clone)
+make --no-print-directory boot KERNEL=$kernel SMP=$smp PLATFORM=x86-client DISKS='100us 2ms' \
+	TIMEOUT=240 RESULTS=$out CMD='/sip/trace-scripts/record.sh -t 3 -w mixed' >"$out.log" 2>&1
 rc=$?
 ok $rc "boot $kernel and record 3 s of the mixed workload (status $rc)"
 [ -s $out/trace.dat ] && [ -s $out/platform.txt ] && [ -s $out/emu_idle-energy-before.txt ] &&

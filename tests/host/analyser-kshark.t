@@ -71,9 +71,9 @@ ok "$([ "$n" = 1 ]; echo $?)" "with the plugin: 1 late wake-up line (blue, p4: p
 real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
 if [ ! -s "$real" ]; then
 	real=$out/guest/trace.dat
-	KERNEL=${KERNEL:-base} PLATFORM=x86-client DISKS='100us 2ms' TIMEOUT=240 \
-		RESULTS=$out/guest CMD='/sip/trace-scripts/record.sh -t 2 -w mixed' \
-		./qemu/boot.sh >"$out/boot.log" 2>&1
+	make --no-print-directory boot KERNEL=${KERNEL:-base} PLATFORM=x86-client \
+		DISKS='100us 2ms' TIMEOUT=240 RESULTS=$out/guest \
+		CMD='/sip/trace-scripts/record.sh -t 2 -w mixed' >"$out/boot.log" 2>&1
 fi
 [ -s "$real" ]; ok $? "a real guest trace: $real"
 $shot "$out/guest-plugin.png" "$real" "$P" 2>"$out/err3"
