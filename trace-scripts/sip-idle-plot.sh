@@ -140,17 +140,25 @@ fi
 # prediction: predicted vs actual, one point per period with a prediction
 awk -F'\t' '/^#/ { next } $8 != "-" && $3 > 0 && $8 > 0 { printf "%.3f\t%.3f\t%s\n", $8 / 1000, $3 / 1000, $9 }' \
 	"$tmp/periods.tsv" > "$tmp/pred.dat"
+# periods predicted at 0 ns cannot be placed on a log axis: counted instead
+zero=$(awk -F'\t' '/^#/ { next } $8 == "0" { n++ } END { print n + 0 }' "$tmp/periods.tsv")
 if [ -s "$tmp/pred.dat" ]; then
+	# the same decades on both axes, so that the diagonal is the diagonal
+	read -r lo hi < <(awk '{ for (i = 1; i <= 2; i++) { if (!n++ || $i < lo) lo = $i; if ($i > hi) hi = $i } }
+		END { l = 10 ^ int(log(lo) / log(10) - (lo < 1)); h = 10 ^ int(log(hi) / log(10) + 1); print l, h }' "$tmp/pred.dat")
 	gnuplot <<EOF
-set terminal pngcairo size 800,700 font "sans,10"
+set terminal pngcairo size 800,760 font "sans,10"
 set output "$out/prediction.png"
-set title "Predicted vs actual idle length: $title"
+set title "Predicted vs actual idle length: $title\n($zero periods predicted at 0 ns not shown)"
 set xlabel "predicted (us)"
 set ylabel "actual (us)"
 set logscale xy
+set xrange [$lo:$hi]
+set yrange [$lo:$hi]
+set format xy "10^{%L}"
 set grid
 set key top left
-set size ratio -1
+set size square
 plot "$tmp/pred.dat" using 1:(stringcolumn(3) eq "timer" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#1f77b4" title "source: timer", \
      "" using 1:(stringcolumn(3) eq "io" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#ff7f0e" title "source: io", \
      x with lines lc rgb "#555555" dt 2 title "actual = predicted"

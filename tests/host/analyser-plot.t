@@ -48,7 +48,7 @@ ok "$([ "$(tail -n +2 "$tmp/base/wakeup-latency.dat" | tr '\t\n' '  ')" = "C2 53
 [ ! -e "$tmp/base/prediction.png" ]; ok $? "base: no prediction.png without the prediction event"
 ./trace-scripts/sip-idle-plot.sh "$R" $D/predict.dat "$tmp/pred" >/dev/null
 ok $? "plots of predict.dat"
-png_ok "$tmp/pred/prediction.png" 800 700; ok $? "predict: prediction.png is an 800x700 PNG with content"
+png_ok "$tmp/pred/prediction.png" 800 760; ok $? "predict: prediction.png is an 800x760 PNG with content"
 # The plotted tables are the report's figures (tests/data/analyser/README.md).
 ok "$([ "$(tail -n +2 "$tmp/base/judgement.dat" | tr '\t\n' ' ')" = "POLL 1 0 0 C1 0 1 1 C2 1 1 0 C3 1 0 0 " ]; echo $?)" \
 	"base: judgement.dat holds correct/too deep/too shallow per state"
