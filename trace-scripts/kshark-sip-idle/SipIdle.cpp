@@ -187,7 +187,7 @@ __hidden void draw_sip_idle(struct kshark_cpp_argv *argv_c, int sd, int val,
 			argv->_shapes->push_front(downTriangle(graph, bP, h, predCol));
 		}
 		if (bA >= 0 && bP >= 0 && bA != bP)
-			argv->_shapes->push_front(hline(graph, bA, bP, h * 0.9,
+			argv->_shapes->push_front(hline(graph, bA, bP, h * 0.6,
 							p.exitTs < p.predictedEndTs ?
 							earlyCol : lateCol));
 	}
