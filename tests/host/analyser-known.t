@@ -118,8 +118,15 @@ import json,sys
 r = json.load(open(sys.argv[1]))
 print(r["prediction"]["io"]["error"]["p50_ns"], r["total"]["tick_stop_misses"])' "$tmp/predict.json")"
 
-# Text: the lost-event count is printed with every report.
-$R $D/base.dat | grep -q '^lost events: 3;'; check "base: text report prints lost events" 0 $?
+# Text: the lost-event count is printed with every report; no terminal
+# escapes when stdout is not a terminal, bold headings when it is.
+$R $D/base.dat > "$tmp/base.txt"
+grep -q '^lost events: 3;' "$tmp/base.txt"; check "base: text report prints lost events" 0 $?
+check "base: no escape sequences into a pipe" 0 "$(grep -c $'\033' "$tmp/base.txt")"
+if command -v script >/dev/null; then
+	script -qc "$R $D/base.dat" /dev/null > "$tmp/tty.txt" 2>&1
+	check "base: bold headings on a terminal" 1 "$(grep -c $'\033\\[1mjudgement' "$tmp/tty.txt")"
+fi
 # Without the platform description: counts, no judgement.
 $R -P -f csv $D/base.dat > "$tmp/noplat.csv"
 check "base -P: entries still counted, no judgement" "6 0" \

@@ -330,6 +330,7 @@ static void test_platform_file(void)
 		  "latency_limit_us" },
 		{ "sip-platform 1\nlatency_limit_us none\n", "no state lines" },
 		{ "sip-platform 1\nlatency_limit_us none\nfrobnicate 3\n", "unknown or malformed" },
+		{ "sip-platform 1\nlatency_limit_us none\nstate 0 a,b 0 0 1 0 enabled\n", "only letters" },
 	};
 	char path[] = "/tmp/sip-plat-XXXXXX";
 	struct sip_platform p;

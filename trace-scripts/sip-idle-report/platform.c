@@ -150,6 +150,12 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 				snprintf(err, errlen, "%s:%d: state name too long", path, lineno);
 				goto bad;
 			}
+			/* Names end up in CSV and JSON: keep them plain. */
+			if (tok[2][strspn(tok[2], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-")]) {
+				snprintf(err, errlen, "%s:%d: state name \"%s\": only letters, digits and _.+-",
+					 path, lineno, tok[2]);
+				goto bad;
+			}
 			strcpy(s->name, tok[2]);
 			if (parse_u64(tok[3], &lat) || us_to_ns(lat, &s->exit_latency_ns) ||
 			    parse_u64(tok[4], &res) || us_to_ns(res, &s->target_residency_ns) ||
