@@ -1,0 +1,188 @@
+#!/bin/sh
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300
+# SPDX-License-Identifier: GPL-2.0
+#
+# The governor-less idle selection of the series, on the emulated x86
+# client platform (design/series.md):
+#  1 the governor files are gone, current_governor_ro reads "none";
+#  2 every online CPU has cpuidle/stats/{right,under,over}_estimate;
+#  3 right + under + over equals the sum of the states' usage on each CPU,
+#    and idle entries happened. One process reads the usage files, then the
+#    stats: idle periods that end meanwhile count in the stats only (up to
+#    4 allowed; 0 was seen during development), and one period may be
+#    counted in usage and not yet in the stats (-1 allowed);
+#  4 writing anything but 0 is refused with EINVAL and resets nothing;
+#    writing 0 resets;
+#  5 each sched_idle_predict event is followed on its CPU by the cpu_idle
+#    entry of the state it chose (the platform has no driver callback);
+#  6 with /dev/cpu_dma_latency held at 20 us, no state with an exit latency
+#    above 20 us is entered and every prediction says latency_req_ns=20000;
+#  7 held at 0, cpuidle is not entered (no state's usage moves) and every
+#    prediction has state=-1;
+#  8 a CPU taken offline and back online idles again and its idle periods
+#    are counted (the emulated driver keeps the cpuidle devices of offline
+#    CPUs, so the files stay).
+# Skips on a kernel without the series (no sched_idle_predict event).
+T=/sys/kernel/tracing
+C=/sys/devices/system/cpu
+EV=$T/events/sched/sched_idle_predict
+N=8
+echo "1..$N"
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+if [ ! -d "$EV" ]; then
+	i=1
+	while [ $i -le $N ]; do
+		echo "ok $i - cpuidle prediction # SKIP no sched_idle_predict event on $SIP_KERNEL"
+		i=$((i + 1))
+	done
+	exit 0
+fi
+
+ok() { echo "ok $1 - $2"; }
+nok() { echo "not ok $1 - $2"; shift 2; for l in "$@"; do echo "# $l"; done; }
+cpus=$(cd $C && ls -d cpu[0-9]* | sed 's/cpu//' | sort -n)
+online() { [ "$1" = 0 ] || [ "$(cat $C/cpu$1/online 2>/dev/null)" = 1 ]; }
+
+# 1
+if [ ! -e $C/cpuidle/available_governors ] && [ ! -e $C/cpuidle/current_governor ] &&
+   [ "$(cat $C/cpuidle/current_governor_ro)" = none ]; then
+	ok 1 "no governor files, current_governor_ro is none"
+else
+	nok 1 "no governor files, current_governor_ro is none" "$(ls $C/cpuidle)" \
+		"current_governor_ro: $(cat $C/cpuidle/current_governor_ro 2>&1)"
+fi
+
+# 2
+missing=
+for c in $cpus; do
+	online $c || continue
+	for f in right under over; do
+		[ -r $C/cpu$c/cpuidle/stats/${f}_estimate ] || missing="$missing cpu$c/$f"
+	done
+done
+if [ -z "$missing" ]; then ok 2 "stats files on every online CPU"
+else nok 2 "stats files on every online CPU" "missing:$missing"; fi
+
+# 3: usage sum - stats sum, with usage read first
+sums() {
+	cat $C/cpu$1/cpuidle/state*/usage $C/cpu$1/cpuidle/stats/right_estimate \
+		$C/cpu$1/cpuidle/stats/under_estimate $C/cpu$1/cpuidle/stats/over_estimate |
+	tr '\n' ' ' | awk '{ u = 0; for (i = 1; i <= NF - 3; i++) u += $i;
+		print u, $(NF - 2) + $(NF - 1) + $NF }'
+}
+sleep 1
+bad=
+for c in $cpus; do
+	online $c || continue
+	set -- $(sums $c)
+	d=$(($2 - $1))
+	echo "# cpu$c: usage sum $1, right+under+over $2"
+	if [ "$1" -eq 0 ] || [ $d -lt -1 ] || [ $d -gt 4 ]; then bad="$bad cpu$c($1/$2)"; fi
+done
+if [ -z "$bad" ]; then ok 3 "right+under+over == sum of usage"
+else nok 3 "right+under+over == sum of usage" "off:$bad"; fi
+
+# 4
+S=$C/cpu0/cpuidle/stats
+before=$(cat $S/right_estimate)
+fails=0
+for v in 5 abc -1 99999999999999999999999 ""; do
+	if echo "$v" > $S/right_estimate 2>/dev/null; then
+		fails=$((fails + 1)); echo "# writing '$v' succeeded"
+	fi
+done
+after=$(cat $S/right_estimate)
+echo 0 > $S/right_estimate; rc=$?
+reset=$(cat $S/right_estimate)
+echo "# right_estimate: $before before, $after after bad writes, $reset after writing 0"
+if [ $fails = 0 ] && [ "$after" -ge "$before" ] && [ $rc = 0 ] && [ "$reset" -lt "$before" ]; then
+	ok 4 "bad writes refused, 0 resets"
+else
+	nok 4 "bad writes refused, 0 resets" "failed writes accepted: $fails, rc of 0: $rc"
+fi
+
+record() {
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $EV/enable
+	echo 1 > $T/events/power/cpu_idle/enable
+	echo 1 > $T/tracing_on
+	sleep "$1"
+	echo 0 > $T/tracing_on
+	echo 0 > $EV/enable
+	echo 0 > $T/events/power/cpu_idle/enable
+}
+
+# 5: pair each prediction with the next event of its CPU if that is an entry
+record 2
+res=$(grep -E 'sched_idle_predict:|cpu_idle:' $T/trace | awk '
+	{ match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART + 1, RLENGTH - 2) }
+	/sched_idle_predict:/ { match($0, / state=-?[0-9]+/); want[cpu] = substr($0, RSTART + 7, RLENGTH - 7); pend[cpu] = 1; next }
+	/cpu_idle:/ { match($0, /state=[0-9]+/); s = substr($0, RSTART + 6, RLENGTH - 6);
+		if (pend[cpu] && s != 4294967295 && want[cpu] >= 0) { n++; if (s == want[cpu]) same++ }
+		pend[cpu] = 0 }
+	END { printf "%d %d\n", n, same }')
+set -- $res
+echo "# $1 predictions followed by an entry, $2 in the chosen state"
+if [ "$1" -gt 0 ] && [ "$1" = "$2" ]; then ok 5 "the chosen state is entered"
+else nok 5 "the chosen state is entered"; fi
+
+usage_total() {
+	for c in $cpus; do online $c && cat $C/cpu$c/cpuidle/state*/usage; done |
+		awk '{ s += $1 } END { print s }'
+}
+
+# 6
+exec 3> /dev/cpu_dma_latency
+echo -n 0x0014 >&3
+sleep 1
+record 2
+lat=$(for i in $(cd $C/cpu0/cpuidle && ls -d state* | sed 's/state//'); do
+	echo "$i $(cat $C/cpu0/cpuidle/state$i/latency)"; done)
+res=$(grep -E 'sched_idle_predict:|cpu_idle:' $T/trace | awk -v lat="$lat" '
+	BEGIN { n = split(lat, a, /[ \n]/); for (i = 1; i < n; i += 2) l[a[i]] = a[i + 1] }
+	/sched_idle_predict:/ { p++; if ($0 !~ /latency_req_ns=20000 /) wrongreq++ }
+	/cpu_idle:/ { match($0, /state=[0-9]+/); s = substr($0, RSTART + 6, RLENGTH - 6);
+		if (s == 4294967295) next; e++; if (l[s] > 20) deep++ }
+	END { printf "%d %d %d %d\n", p, wrongreq, e, deep }')
+set -- $res
+echo "# 20 us: $1 predictions ($2 with another limit), $3 entries ($4 deeper than 20 us)"
+if [ "$1" -gt 0 ] && [ "$2" = 0 ] && [ "$3" -gt 0 ] && [ "$4" = 0 ]; then
+	ok 6 "latency limit 20 us honoured"
+else
+	nok 6 "latency limit 20 us honoured"
+fi
+
+# 7
+echo -n 0x0000 >&3
+sleep 1
+u0=$(usage_total)
+record 2
+u1=$(usage_total)
+res=$(grep 'sched_idle_predict:' $T/trace | awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
+set -- $res
+echo "# 0 us: usage $u0 -> $u1, $1 predictions, $2 not state=-1 with latency_req_ns=0"
+if [ "$u0" = "$u1" ] && [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
+	ok 7 "latency limit 0: cpuidle not entered"
+else
+	nok 7 "latency limit 0: cpuidle not entered"
+fi
+exec 3>&-
+
+# 8
+if [ -e $C/cpu1/online ]; then
+	echo 0 > $C/cpu1/online; off=$?
+	echo 1 > $C/cpu1/online; on=$?
+	set -- $(sums 1)
+	a=$2
+	sleep 1
+	set -- $(sums 1)
+	echo "# offline rc $off, online rc $on; cpu1 stats sum $a, then $2 a second later"
+	if [ $off = 0 ] && [ $on = 0 ] && [ "$2" -gt "$a" ]; then
+		ok 8 "CPU offline and online, then idle periods are counted"
+	else
+		nok 8 "CPU offline and online, then idle periods are counted"
+	fi
+else
+	echo "ok 8 - CPU offline and online # SKIP cpu1 cannot go offline"
+fi
