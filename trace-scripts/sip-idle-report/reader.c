@@ -270,36 +270,44 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
  * model failed.
  */
 /*
- * libtracecmd 1.3 reports a short file with printf() on stdout, whatever the
- * log level; stdout is the report's. Point it at /dev/null while the file is
- * opened; the error comes back through the return value.
+ * libtracecmd 1.3 reports some problems of a damaged file itself, whatever
+ * the log level: a short file with printf() on stdout (which is the
+ * report's), a bad page offset with perror() ("mmap: ..."). The caller's
+ * error comes back through the return values and is reported as one line,
+ * so both descriptors point at /dev/null while the library reads.
  */
-static int quiet_stdout(void)
+struct quiet {
+	int saved[2];
+};
+
+static void quiet_begin(struct quiet *q)
 {
-	int saved, null;
+	int fd, null;
 
 	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
+	fflush(stderr);
 	null = open("/dev/null", O_WRONLY);
-	if (saved < 0 || null < 0) {
-		if (saved >= 0)
-			close(saved);
-		if (null >= 0)
-			close(null);
-		return -1;
+	for (fd = 0; fd < 2; fd++) {
+		q->saved[fd] = null < 0 ? -1 : dup(fd + 1);
+		if (q->saved[fd] >= 0)
+			dup2(null, fd + 1);
 	}
-	dup2(null, STDOUT_FILENO);
-	close(null);
-	return saved;
+	if (null >= 0)
+		close(null);
 }
 
-static void restore_stdout(int saved)
+static void quiet_end(struct quiet *q)
 {
-	if (saved < 0)
-		return;
+	int fd;
+
 	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
+	fflush(stderr);
+	for (fd = 0; fd < 2; fd++) {
+		if (q->saved[fd] < 0)
+			continue;
+		dup2(q->saved[fd], fd + 1);
+		close(q->saved[fd]);
+	}
 }
 
 /* See sip_read_trace(): a handle libtracecmd cannot close safely. */
@@ -311,7 +319,8 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 	struct tracecmd_input *h;
 	struct reader r = { .m = m, .window = window };
 	FILE *f;
-	int ret, quiet;
+	struct quiet q;
+	int ret;
 
 	/* Say why a file cannot be read before libtracecmd tries. */
 	f = fopen(path, "r");
@@ -329,16 +338,16 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 	fclose(f);
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	quiet = quiet_stdout();
+	quiet_begin(&q);
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
-		restore_stdout(quiet);
+		quiet_end(&q);
 		snprintf(err, errlen, "%s: not a readable trace-cmd data file (corrupt or truncated)",
 			 path);
 		return -1;
 	}
 	ret = tracecmd_init_data(h);
-	restore_stdout(quiet);
+	quiet_end(&q);
 	if (ret < 0) {
 		/*
 		 * libtracecmd 1.3 (Debian 12) crashes in tracecmd_close() on a
@@ -357,8 +366,10 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 		tracecmd_close(h);
 		return -1;
 	}
+	quiet_begin(&q);
 	ret = tracecmd_iterate_events(h, NULL, 0, on_record, &r);
 	tracecmd_close(h);
+	quiet_end(&q);
 	if (r.err) {
 		snprintf(err, errlen, "%s: %s", path, strerror(r.err));
 		return -1;
