@@ -108,18 +108,25 @@ patch_dirs() {	# <patch>
 	done | sort -u
 }
 
-# W=1 warnings of one directory at the current state of the tree, without
-# line numbers, one per line, sorted; objects are removed first so every
-# warning is printed again (ccache replays them on a hit).
-warnings() {	# <dir> <out>
-	local d=$1
-	: > "$2"
-	[ -f "$wt/$d/Makefile" ] || [ -f "$wt/$d/Kbuild" ] || return 0
-	[ -d "$obj/$d" ] && find "$obj/$d" -name '*.o' -delete
-	"${mk[@]}" W=1 "$d/" > "$tmp/w1.log" 2>&1 || { cat "$tmp/w1.log" > "$2.failed"; return 1; }
+# W=1 warnings of a set of directories at the current state of the tree,
+# without line numbers, one per line, sorted. Their objects are removed
+# first so that every warning is printed again (ccache replays them on a
+# hit); one make for all of them. Directories without a kbuild Makefile at
+# this state (created or removed by the patch) are left out.
+warnings() {	# <out> <dir>...
+	local out=$1 d built=()
+	shift
+	: > "$out"
+	for d in "$@"; do
+		[ -f "$wt/$d/Makefile" ] || [ -f "$wt/$d/Kbuild" ] || continue
+		[ -d "$obj/$d" ] && find "$obj/$d" -name '*.o' -delete
+		built+=("$d/")
+	done
+	[ ${#built[@]} = 0 ] && return 0
+	"${mk[@]}" W=1 "${built[@]}" > "$tmp/w1.log" 2>&1 || { cp "$tmp/w1.log" "$out.failed"; return 1; }
 	grep -E ': warning: ' "$tmp/w1.log" |
 		sed -E -e "s#^(\.\./src/|$wt/)##" -e 's#^([^:]+):[0-9]+:([0-9]+:)? #\1: #' |
-		LC_ALL=C sort > "$2"
+		LC_ALL=C sort > "$out"
 }
 
 n=${#patches[@]}
@@ -139,7 +146,6 @@ if ! configure; then
 	exit 1
 fi
 
-mkdir -p "$tmp/warn"
 broken=
 step=0
 for p in "${patches[@]}"; do
@@ -150,13 +156,11 @@ for p in "${patches[@]}"; do
 	fi
 	mapfile -t dirs < <(patch_dirs "$series_dir/$p")
 
-	# Warnings before the patch, unless the previous step built them.
-	failed_before=
-	for d in "${dirs[@]}"; do
-		key=${d//\//_}
-		[ -f "$tmp/warn/$prev.$key" ] && continue
-		warnings "$d" "$tmp/warn/$prev.$key" || failed_before+=" $d"
-	done
+	# Warnings before the patch, unless the previous step built the same.
+	before=$tmp/warn.$prev failed_before=
+	if [ ${#dirs[@]} != 0 ] && [ "$(cat "$before.dirs" 2>/dev/null)" != "${dirs[*]}" ]; then
+		warnings "$before" "${dirs[@]}" || failed_before=1
+	fi
 
 	if git -C "$wt" am -q --keep-cr "$series_dir/$p" > "$tmp/am.log" 2>&1; then
 		ok "$p: applies"
@@ -193,26 +197,23 @@ for p in "${patches[@]}"; do
 		ok "$p: W=1 # SKIP touches no directory built on its own (headers, documentation)"
 		continue
 	fi
-	failed=$failed_before all=0
-	: > "$tmp/new"
-	for d in "${dirs[@]}"; do
-		key=${d//\//_}
-		if ! warnings "$d" "$tmp/warn/$step.$key"; then
-			failed+=" $d"
-			grep -E 'error|Error' "$tmp/warn/$step.$key.failed" | head -20 | diag
-			continue
-		fi
-		all=$((all + $(wc -l < "$tmp/warn/$step.$key")))
-		LC_ALL=C comm -13 "$tmp/warn/$prev.$key" "$tmp/warn/$step.$key" >> "$tmp/new"
-	done
-	new=$(wc -l < "$tmp/new")
-	if [ -n "$failed" ]; then
-		nok "$p: W=1 build failed in$failed"
-	elif [ "$new" != 0 ]; then
-		diag < "$tmp/new"
-		nok "$p: W=1 ${dirs[*]}: $new new warnings"
+	after=$tmp/warn.$step
+	if [ -n "$failed_before" ]; then
+		grep -E 'error|Error' "$before.failed" | head -20 | diag
+		nok "$p: W=1 ${dirs[*]}: build failed before the patch"
+	elif ! warnings "$after" "${dirs[@]}"; then
+		grep -E 'error|Error' "$after.failed" | head -20 | diag
+		nok "$p: W=1 ${dirs[*]}: build failed"
 	else
-		ok "$p: W=1 ${dirs[*]}: no new warnings ($all in these directories)"
+		echo "${dirs[*]}" > "$after.dirs"
+		LC_ALL=C comm -13 "$before" "$after" > "$tmp/new"
+		new=$(wc -l < "$tmp/new")
+		if [ "$new" != 0 ]; then
+			diag < "$tmp/new"
+			nok "$p: W=1 ${dirs[*]}: $new new warnings"
+		else
+			ok "$p: W=1 ${dirs[*]}: no new warnings ($(wc -l < "$after") in these directories)"
+		fi
 	fi
 done
 
