@@ -30,7 +30,7 @@ RUN_RESULTS  ?= results/run
 HELP += \
 	"analyser     build sip-idle-report into $(SIP_TOOLS)" \
 	"report       analyse TRACE=dir/trace.dat (platform.txt beside it) [FORMAT=text|csv|json], plot into its dir" \
-	"             run: [RUN_KERNEL=$(RUN_KERNEL)] [RUN_DISKS='$(RUN_DISKS)'] [RUN_SECONDS=$(RUN_SECONDS)] [RUN_RESULTS=$(RUN_RESULTS)]"
+	"             (make run takes [RUN_KERNEL=$(RUN_KERNEL)] [RUN_DISKS='$(RUN_DISKS)'] [RUN_SECONDS=$(RUN_SECONDS)] [RUN_RESULTS=$(RUN_RESULTS)])"
 
 .PHONY: analyser analyser-tests report run
 
