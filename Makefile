@@ -27,8 +27,8 @@ export KERNEL SMP TIMEOUT DISKS APPEND PLATFORM RESULTS V
 shq = '$(subst ','\'',$(1))'
 
 
-# Kernel fragments: base for every kernel, <kernel>.config on top when present.
-FRAGS = qemu/config/base.config $(wildcard qemu/config/$(1).config)
+# Kernel fragments: common.config for every kernel, <kernel>.config on top.
+FRAGS = qemu/config/common.config $(wildcard qemu/config/$(1).config)
 
 HELP := \
 	"run          the main job: trace a mixed workload on the patched kernel, report + plots" \

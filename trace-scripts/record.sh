@@ -49,7 +49,7 @@ fi
 
 # --- the platform description -------------------------------------------
 # HZ is not visible from user space without /proc/config.gz; the project's
-# kernels use CONFIG_HZ_250 (qemu/config/base.config): 4000 us per tick.
+# kernels use CONFIG_HZ_250 (qemu/config/common.config): 4000 us per tick.
 hz=${SIP_HZ:-250}
 if [ -r /proc/config.gz ]; then
 	h=$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')

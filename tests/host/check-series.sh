@@ -18,7 +18,7 @@
 #
 # usage: check-series.sh [-d <series-dir>] [-f <config-fragment>]...
 #   -d  directory with the "series" file and the patches (default: series)
-#   -f  configuration fragment; default qemu/config/base.config plus
+#   -f  configuration fragment; default qemu/config/common.config plus
 #       qemu/config/patched.config when it exists
 # Environment: SIP_CACHE (default ~/.cache/sched-idle-predict), JOBS
 # (default 2). Work tree and objects: <cache>/check-series/{src,obj}.
@@ -35,7 +35,7 @@ while getopts "d:f:" opt; do
 	esac
 done
 if [ ${#frags[@]} = 0 ]; then
-	frags=("$top/qemu/config/base.config")
+	frags=("$top/qemu/config/common.config")
 	[ -f "$top/qemu/config/patched.config" ] && frags+=("$top/qemu/config/patched.config")
 fi
 for f in "${frags[@]}"; do
