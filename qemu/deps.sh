@@ -10,7 +10,7 @@ pkgs=(
 	busybox-static qemu-system-x86 trace-cmd ccache kmod rsync dwarves
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config
 	libkshark-dev kernelshark gnuplot-nox xvfb xauth imagemagick
-	valgrind libpci-dev gettext
+	valgrind libpci-dev gettext libjson-c-dev python3 python3-ply python3-git
 )
 
 missing=()

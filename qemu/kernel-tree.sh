@@ -15,7 +15,7 @@
 set -eu
 
 cache=$1
-series=$2
+series=$(cd "$2" && pwd)
 tarball=/usr/src/linux-source-6.1.tar.xz
 src=$cache/base/src
 name=${3:-patched}
