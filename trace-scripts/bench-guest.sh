@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-guest.sh - the guest side of `make bench`: every workload of one
+# boot (one kernel, one idle policy, one repetition)
+#
+#	bench-guest.sh [-t SECONDS] [-s SEED] [-c COST_SECONDS] [-o DIR] WORKLOAD...
+#
+# The boot has four emulated disks (mk/bench.mk): /dev/vda 100 us (fast),
+# /dev/vdb 2 ms (slow), /dev/vdc 500 us (middle), /dev/vdd 0 (the harness's
+# own overhead). For each WORKLOAD, record.sh traces sipwl for SECONDS into
+# DIR/WORKLOAD/ (trace.dat, platform.txt, workload.txt with sipwl's line).
+# On a kernel with the series' io_latency:io_latency_wait event, the IO
+# workloads also log it through a separate tracefs instance into
+# DIR/WORKLOAD/io_latency.txt (the sequences design/bench.md replays).
+#
+# Then, with -c > 0, the cost of choosing: the function_graph tracer
+# restricted to the functions that decide the idle state (a governor's
+# select and reflect, or the series' prediction and state choice) times
+# every call while sipwl runs a 1 ms timer and fast-disk IO at once for
+# COST_SECONDS; DIR/cost.txt gets one line per function: name calls
+# mean_ns p50_ns p99_ns. Last, disklat on every disk into DIR/disklat.txt.
+set -u
+secs=5 seed=1 cost=0 out=/results
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-t) secs=$2; shift 2 ;;
+	-s) seed=$2; shift 2 ;;
+	-c) cost=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	-*) echo "bench-guest.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+T=/sys/kernel/tracing
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+die() { echo "bench-guest.sh: $*" >&2; exit 1; }
+
+# WORKLOAD -> sipwl arguments. Keep in step with mk/bench.mk and
+# design/bench.md.
+wl_args() {
+	case "$1" in
+	timer-50us) echo "timer 50" ;;
+	timer-300us) echo "timer 300" ;;
+	timer-1ms) echo "timer 1000" ;;
+	timer-3ms) echo "timer 3000" ;;
+	timer-20ms) echo "timer 20000" ;;
+	timer-jitter) echo "timer-jitter 50 5000" ;;
+	io-fast) echo "io /dev/vda" ;;
+	io-mid) echo "io /dev/vdc" ;;
+	io-slow) echo "io /dev/vdb" ;;
+	io-mixed) echo "io-alt /dev/vda /dev/vdb" ;;
+	io-multi) echo "io /dev/vda /dev/vdb /dev/vdc" ;;
+	io-think) echo "io-think /dev/vda 2000" ;;
+	pingpong) echo "pingpong" ;;
+	remote-wakeup) echo "remote-wakeup 2000" ;;
+	idle) echo "idle" ;;
+	*) return 1 ;;
+	esac
+}
+
+for w in "$@"; do
+	wl_args "$w" >/dev/null || die "unknown workload $w"
+done
+for d in vda vdb vdc vdd; do
+	[ -b /dev/$d ] || die "/dev/$d missing: boot with DISKS='100us 2ms 500us 0'"
+done
+
+gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || echo sched)
+echo "bench-guest: kernel $SIP_KERNEL policy $gov seed $seed ${secs}s: $*"
+{
+	echo "kernel $SIP_KERNEL"
+	echo "policy $gov"
+	echo "seed $seed"
+	echo "seconds $secs"
+	echo "smp $(grep -c ^processor /proc/cpuinfo)"
+	echo "platform ${SIP_PLATFORM:-unknown}"
+} > "$out/bench-boot.txt"
+
+iolat=$T/events/io_latency/io_latency_wait
+for w in "$@"; do
+	d=$out/$w
+	mkdir -p "$d"
+	inst=
+	case "$w" in
+	io-*)
+		if [ -d "$iolat" ] && mkdir $T/instances/benchiol 2>/dev/null; then
+			inst=$T/instances/benchiol
+			echo 4096 > $inst/buffer_size_kb
+			echo 1 > $inst/events/io_latency/io_latency_wait/enable
+		fi
+		;;
+	esac
+	# shellcheck disable=SC2046
+	sh "$here/record.sh" -t "$secs" -o "$d" -- \
+		sh -c "sipwl -s $seed -t $secs $(wl_args "$w") > $d/workload.txt" \
+		> "$d/bench.log" 2>&1 || { cat "$d/bench.log" >&2; die "$w: record failed"; }
+	if [ -n "$inst" ]; then
+		echo 0 > $inst/events/io_latency/io_latency_wait/enable
+		cat $inst/trace > "$d/io_latency.txt"
+		rmdir $inst
+	fi
+	echo "bench-guest: $w: $(cat "$d/workload.txt")"
+done
+
+# --- the cost of choosing --------------------------------------------------
+if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null; then
+	funcs=
+	for f in menu_select menu_reflect teo_select teo_reflect ladder_select_state \
+		 ladder_reflect tick_nohz_get_sleep_length io_latency_next_event \
+		 sched_idle_latency_req_ns cpuidle_find_state_for_duration; do
+		grep -q "^$f\$" $T/available_filter_functions 2>/dev/null &&
+			funcs="$funcs $f"
+	done
+	echo > $T/trace
+	echo 16384 > $T/buffer_size_kb
+	echo "$funcs" > $T/set_ftrace_filter
+	echo function_graph > $T/current_tracer
+	echo funcgraph-tail > $T/trace_options 2>/dev/null
+	echo 1 > $T/tracing_on
+	sipwl -s "$seed" -t "$cost" timer 1000 > /dev/null &
+	sipwl -s "$seed" -t "$cost" io /dev/vda > /dev/null
+	wait
+	echo 0 > $T/tracing_on
+	# function_graph lines: " 0)   1.234 us    |  menu_select();" (leaf)
+	# or "} /* menu_select */" closing a function that called a traced one.
+	cat $T/trace | awk '
+	/us +\|/ {
+		for (i = 1; i <= NF; i++) if ($i == "us") break;
+		if (i > NF) next
+		v = $(i - 1); fn = $NF
+		if (fn == "*/") fn = $(NF - 1)
+		gsub(/[();{}]/, "", fn)
+		if (fn == "" || fn == "/*") next
+		n[fn]++; s[fn] += v * 1000; vals[fn, n[fn]] = v * 1000
+	}
+	END {
+		for (fn in n) {
+			k = n[fn]
+			# insertion sort is too slow for big k: print all, sort later
+			printf "%s %d %.0f", fn, k, s[fn] / k
+			for (j = 1; j <= k; j++) printf " %.0f", vals[fn, j]
+			printf "\n"
+		}
+	}' > /tmp/cost.raw
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
+	: > "$out/cost.txt"
+	while read -r fn k mean rest; do
+		# shellcheck disable=SC2086
+		echo $rest | tr ' ' '\n' | sort -n > /tmp/cost.sorted
+		p50=$(sed -n "$(( (50 * k + 99) / 100 ))p" /tmp/cost.sorted)
+		p99=$(sed -n "$(( (99 * k + 99) / 100 ))p" /tmp/cost.sorted)
+		echo "$fn $k $mean $p50 $p99" >> "$out/cost.txt"
+	done < /tmp/cost.raw
+	echo "bench-guest: cost of choosing ($cost s):"
+	cat "$out/cost.txt"
+fi
+
+# --- the harness's own latency ---------------------------------------------
+: > "$out/disklat.txt"
+for d in vda vdb vdc vdd; do
+	disklat /dev/$d 300 >> "$out/disklat.txt" 2>&1
+done
+cat "$out/disklat.txt"
+exit 0

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py - aggregate the boots of `make bench` (design/bench.md).
+
+Reads RAW/r<rep>-<policy>/ as trace-scripts/bench.sh leaves them (per
+workload: report.json from sip-idle-report --window, workload.txt from
+sipwl, io_latency.txt on the patched kernel; per boot: cost.txt,
+disklat.txt, bench-boot.txt) and writes OUT/bench.json, OUT/bench.md and
+the tables the plots are drawn from (OUT/bench/*.dat).
+
+Per workload and policy every figure is the median over the repetitions,
+with min-max beside it. Exit status 1 with one line on stderr when a boot's
+files are missing or malformed.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+POLICIES = ["menu", "teo", "ladder", "sched"]
+METRICS = ["correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
+           "wake_p50_us", "wake_p99_us", "throughput", "entries"]
+# decision functions per policy; the governors' select calls
+# tick_nohz_get_sleep_length itself, so only the outermost ones are summed
+COST_FUNCS = {
+    "menu": ["menu_select", "menu_reflect"],
+    "teo": ["teo_select", "teo_reflect"],
+    "ladder": ["ladder_select_state", "ladder_reflect"],
+    "sched": ["tick_nohz_get_sleep_length", "io_latency_next_event",
+              "sched_idle_latency_req_ns", "cpuidle_find_state_for_duration"],
+}
+COST_ENTRY = {"menu": "menu_select", "teo": "teo_select",
+              "ladder": "ladder_select_state", "sched": "tick_nohz_get_sleep_length"}
+# the replay of the series' bucket predictor (kernel/sched/io_latency.c)
+NR_BUCKETS, SUCCESSIVE, HITS_MAX, AVG_SHIFT = 8, 5, 64, 3
+BUCKET_WIDTHS_US = [100, 200, 500, 1000]
+KERNEL_BUCKET_US = 200
+
+
+def fail(msg):
+    print(f"bench-report: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: {e}")
+
+
+def workload_line(path):
+    try:
+        with open(path) as f:
+            line = f.read().strip()
+    except OSError as e:
+        fail(f"{path}: {e}")
+    kv = dict(re.findall(r"(\w+)=(\S+)", line))
+    if "throughput" not in kv or "seconds" not in kv:
+        fail(f"{path}: no sipwl result line: {line!r}")
+    return kv
+
+
+def judge(rep, wl):
+    """The figures of one workload in one boot."""
+    tot = rep["total"]
+    c = sum(s["correct"] for s in tot["states"])
+    d = sum(s["too_deep"] for s in tot["states"])
+    s_ = sum(s["too_shallow"] for s in tot["states"])
+    n = c + d + s_
+    secs = float(wl["seconds"])
+    wake = rep["latency"]["wake_to_run"]
+    pred = rep.get("prediction") or {}
+    t_abs = (pred.get("timer") or {}).get("abs_error") or {}
+    return {
+        "correct_pct": 100.0 * c / n if n else None,
+        "too_deep_pct": 100.0 * d / n if n else None,
+        "too_shallow_pct": 100.0 * s_ / n if n else None,
+        "energy_vs_oracle": tot["energy_ratio"] if tot["oracle_energy_uj"] else None,
+        "wake_p50_us": wake["p50_ns"] / 1000 if wake["count"] else None,
+        "wake_p99_us": wake["p99_ns"] / 1000 if wake["count"] else None,
+        "throughput": float(wl["throughput"]),
+        "unit": wl.get("unit", "ops/s"),
+        "entries": tot["idle_periods"] / secs if secs else None,
+        "judged": n,
+        "lost_events": rep["lost_events"],
+        "timer_abs_err_p50_us": t_abs["p50_ns"] / 1000 if t_abs.get("count") else None,
+        "timer_abs_err_p99_us": t_abs["p99_ns"] / 1000 if t_abs.get("count") else None,
+    }
+
+
+def med(vals):
+    v = [x for x in vals if x is not None]
+    if not v:
+        return None, None, None
+    return statistics.median(v), min(v), max(v)
+
+
+def read_cost(path):
+    funcs = {}
+    if not os.path.exists(path):
+        return funcs
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 5:
+                funcs[p[0]] = {"calls": int(p[1]), "mean_ns": float(p[2]),
+                               "p50_ns": float(p[3]), "p99_ns": float(p[4])}
+    return funcs
+
+
+def cost_per_entry(pol, funcs):
+    """ns spent in the deciding functions per idle entry (mean)."""
+    entry = funcs.get(COST_ENTRY[pol])
+    if not entry or not entry["calls"]:
+        return None
+    total = sum(funcs[f]["calls"] * funcs[f]["mean_ns"] for f in COST_FUNCS[pol] if f in funcs)
+    return total / entry["calls"]
+
+
+# --- bucket predictor replay --------------------------------------------
+class Pred:
+    """Userspace copy of struct io_latency_pred and its two functions."""
+
+    def __init__(self, width_ns):
+        self.w = width_ns
+        self.b = []  # dicts avg, index, hits, age, in list order
+        self.run_index = 0
+        self.run_len = 0
+
+    def predict(self):
+        if not self.b:
+            return 0
+        best = 0
+        for pos in range(1, len(self.b)):
+            if self.b[pos]["hits"] * (2 * best + 1) > self.b[best]["hits"] * (2 * pos + 1):
+                best = pos
+        return self.b[best]["avg"]
+
+    def move(self, frm, to):
+        b = self.b.pop(frm)
+        self.b.insert(to, b)
+
+    def learn(self, lat):
+        index = lat // self.w
+        for b in self.b:
+            b["age"] = min(b["age"] + 1, 255)
+        pos = next((i for i, b in enumerate(self.b) if b["index"] == index), None)
+        if pos is None:
+            if len(self.b) == NR_BUCKETS:
+                victim = 0
+                for i in range(1, len(self.b)):
+                    if self.b[i]["age"] >= self.b[victim]["age"]:
+                        victim = i
+                self.move(victim, NR_BUCKETS - 1)
+                pos = NR_BUCKETS - 1
+                self.b[pos] = {"avg": lat, "index": index, "hits": 0, "age": 0}
+            else:
+                self.b.append({"avg": lat, "index": index, "hits": 0, "age": 0})
+                pos = len(self.b) - 1
+        else:
+            b = self.b[pos]
+            b["avg"] += (lat - b["avg"]) >> AVG_SHIFT  # arithmetic shift, as s64 >>
+        b = self.b[pos]
+        b["age"] = 0
+        b["hits"] += 1
+        if b["hits"] == HITS_MAX:
+            for x in self.b:
+                x["hits"] >>= 1
+        if self.run_len and self.run_index == index:
+            self.run_len += 1
+        else:
+            self.run_index, self.run_len = index, 1
+        if self.run_len == SUCCESSIVE:
+            self.move(pos, 0)
+            self.run_len = 0
+
+
+IOL_RE = re.compile(r"^\s*(\S+)-(\d+)\s+\[\d+\].*io_latency_wait: cpu=\d+ "
+                    r"predicted_ns=(\d+) actual_ns=(\d+)")
+
+
+def read_waits(path):
+    """{pid: [(kernel predicted_ns, actual_ns), ...]} of sipwl's waits."""
+    seqs = {}
+    with open(path) as f:
+        for line in f:
+            m = IOL_RE.match(line)
+            if m and m.group(1) == "sipwl":
+                seqs.setdefault(m.group(2), []).append((int(m.group(3)), int(m.group(4))))
+    return seqs
+
+
+def replay(seqs, width_us):
+    """hits, predicted waits, agreement with the kernel's predictions."""
+    hits = preds = agree = 0
+    w = width_us * 1000
+    for seq in seqs.values():
+        p = Pred(w)
+        for kpred, actual in seq:
+            guess = p.predict()
+            if guess:
+                preds += 1
+                hits += guess // w == actual // w
+            agree += guess == kpred
+            p.learn(actual)
+    return hits, preds, agree
+
+
+def fmt(v, nd=1):
+    if v is None:
+        return "-"
+    return f"{v:.{nd}f}"
+
+
+def cell(m, nd=1):
+    if m[0] is None:
+        return "-"
+    if m[1] == m[2]:
+        return fmt(m[0], nd)
+    return f"{fmt(m[0], nd)} ({fmt(m[1], nd)}-{fmt(m[2], nd)})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--platform", default="x86-client")
+    ap.add_argument("--smp", type=int, default=2)
+    ap.add_argument("--elapsed", type=int, default=0)
+    a = ap.parse_args()
+
+    boots = sorted(glob.glob(os.path.join(a.raw, "r*-*")))
+    boots = [b for b in boots if os.path.isdir(b)]
+    if not boots:
+        fail(f"{a.raw}: no boots")
+    data = {}     # W -> P -> metric -> [values]
+    costs = {}    # P -> funcs of the first boot with a cost.txt
+    disklat = {}  # dev -> [p50_us, ...]
+    waits = {}    # W -> [seqs, ...] (patched boots)
+    reps = set()
+    kinfo = {}
+    for b in boots:
+        m = re.match(r"r(\d+)-(\w+)$", os.path.basename(b))
+        if not m:
+            continue
+        rep, pol = int(m.group(1)), m.group(2)
+        reps.add(rep)
+        for line in open(os.path.join(b, "bench-boot.txt")):
+            k, _, v = line.strip().partition(" ")
+            kinfo.setdefault(pol, {})[k] = v
+        for wdir in sorted(glob.glob(os.path.join(b, "*", "report.json"))):
+            w = os.path.basename(os.path.dirname(wdir))
+            f = judge(load_json(wdir), workload_line(os.path.join(os.path.dirname(wdir), "workload.txt")))
+            d = data.setdefault(w, {}).setdefault(pol, {})
+            for k, v in f.items():
+                d.setdefault(k, []).append(v)
+            iol = os.path.join(os.path.dirname(wdir), "io_latency.txt")
+            if pol == "sched" and os.path.exists(iol):
+                waits.setdefault(w, []).append(read_waits(iol))
+        c = read_cost(os.path.join(b, "cost.txt"))
+        if c and pol not in costs:
+            costs[pol] = c
+        dl = os.path.join(b, "disklat.txt")
+        if os.path.exists(dl):
+            for line in open(dl):
+                kv = dict(re.findall(r"(\w+)=(\S+)", line))
+                dev = line.split()[1] if line.startswith("disklat") else None
+                if dev and "p50_us" in kv:
+                    disklat.setdefault(dev, {}).setdefault("p50", []).append(float(kv["p50_us"]))
+                    disklat[dev].setdefault("mean", []).append(float(kv["mean_us"]))
+                    disklat[dev].setdefault("p99", []).append(float(kv["p99_us"]))
+
+    out = {"profile": a.platform, "smp": a.smp,
+           "kernel": kinfo.get("sched", {}).get("kernel", "patched"),
+           "kernels": {p: kinfo[p].get("kernel") for p in kinfo},
+           "repetitions": len(reps), "elapsed_s": a.elapsed,
+           "workloads": {}, "ranges": {}, "decision_cost": {}, "bucket_replay": {},
+           "harness": {}}
+    for w in data:
+        out["workloads"][w] = {}
+        out["ranges"][w] = {}
+        for p in POLICIES:
+            if p not in data[w]:
+                continue
+            d = data[w][p]
+            out["workloads"][w][p] = {k: med(d[k])[0] for k in METRICS}
+            out["workloads"][w][p]["unit"] = d["unit"][0]
+            out["workloads"][w][p]["lost_events"] = sum(d["lost_events"])
+            out["ranges"][w][p] = {k: list(med(d[k])[1:]) for k in METRICS}
+    for p in POLICIES:
+        if p in costs:
+            out["decision_cost"][p] = {"per_entry_ns": cost_per_entry(p, costs[p]),
+                                       "functions": costs[p]}
+    for w, runs in waits.items():
+        row = {}
+        for width in BUCKET_WIDTHS_US:
+            h = n = ag = tot = 0
+            for seqs in runs:
+                hh, nn, aa = replay(seqs, width)
+                h, n, ag = h + hh, n + nn, ag + aa
+                tot += sum(len(s) for s in seqs.values())
+            row[str(width)] = {"hit_pct": 100.0 * h / n if n else None, "predicted": n,
+                               "waits": tot}
+            if width == KERNEL_BUCKET_US:
+                row["kernel_agreement_pct"] = 100.0 * ag / tot if tot else None
+        out["bucket_replay"][w] = row
+    out["harness"]["disklat_us"] = {dev: {k: med(v)[0] for k, v in d.items()}
+                                    for dev, d in disklat.items()}
+    for w in ("timer-20ms", "timer-3ms", "timer-1ms", "idle"):
+        if w in data and "sched" in data[w]:
+            out["harness"]["timer_workload"] = w
+            out["harness"]["sched_timer_abs_err_us"] = {
+                "p50": med(data[w]["sched"]["timer_abs_err_p50_us"])[0],
+                "p99": med(data[w]["sched"]["timer_abs_err_p99_us"])[0]}
+            out["harness"]["energy_vs_oracle"] = {
+                p: out["workloads"][w][p]["energy_vs_oracle"] for p in out["workloads"][w]}
+            break
+
+    os.makedirs(os.path.join(a.out, "bench"), exist_ok=True)
+    with open(os.path.join(a.out, "bench.json"), "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+    # --- markdown -------------------------------------------------------
+    L = []
+    L.append(f"# make bench: {a.platform}, SMP={a.smp}, {len(reps)} repetition(s)\n")
+    L.append(f"Kernels: {', '.join(f'{p}={k}' for p, k in sorted(out['kernels'].items()))}. "
+             f"Wall time {a.elapsed} s. Figures: median (min-max) over the repetitions; "
+             "judgement over every idle period of the workload's trace window "
+             "(design/analysis.md); energy relative to the per-period oracle.\n")
+    hdr = ("| policy | correct % | too deep % | too shallow % | energy/oracle | "
+           "wake p50 us | wake p99 us | throughput | entries/s |")
+    for w in data:
+        unit = next(iter(data[w].values()))["unit"][0]
+        L.append(f"\n## {w}\n")
+        L.append(hdr.replace("throughput", f"throughput ({unit})"))
+        L.append("|---|---|---|---|---|---|---|---|---|")
+        for p in POLICIES:
+            if p not in data[w]:
+                continue
+            d = data[w][p]
+            lost = sum(d["lost_events"])
+            L.append(f"| {p}{' (lost events: %d)' % lost if lost else ''} | "
+                     + " | ".join(cell(med(d[k]), 3 if k == "energy_vs_oracle" else 1)
+                                  for k in METRICS) + " |")
+    L.append("\n## Cost of choosing\n")
+    L.append("function_graph durations of the functions that decide the idle state, "
+             "under TCG with the tracer's own overhead in every traced call (design/bench.md).\n")
+    L.append("| policy | ns per idle entry | functions: calls, mean / p50 / p99 ns |")
+    L.append("|---|---|---|")
+    for p, c in out["decision_cost"].items():
+        fs = "; ".join(f"{fn} {v['calls']}, {v['mean_ns']:.0f} / {v['p50_ns']:.0f} / "
+                       f"{v['p99_ns']:.0f}" for fn, v in sorted(c["functions"].items()))
+        L.append(f"| {p} | {fmt(c['per_entry_ns'], 0)} | {fs} |")
+    if out["bucket_replay"]:
+        L.append("\n## Bucket predictor: hit rate by bucket width (replay)\n")
+        L.append("The series' io_latency_wait sequences (actual_ns per task) replayed "
+                 "through a userspace copy of io_latency_learn()/io_latency_predict() "
+                 "with each bucket width; the kernel runs 200 us. Agreement: replayed "
+                 "200 us predictions equal to the kernel's traced predicted_ns.\n")
+        L.append("| workload | waits | " + " | ".join(f"{x} us" for x in BUCKET_WIDTHS_US)
+                 + " | agreement % |")
+        L.append("|---|---|" + "---|" * len(BUCKET_WIDTHS_US) + "---|")
+        for w, row in out["bucket_replay"].items():
+            L.append(f"| {w} | {row['200']['waits']} | "
+                     + " | ".join(fmt(row[str(x)]["hit_pct"]) for x in BUCKET_WIDTHS_US)
+                     + f" | {fmt(row.get('kernel_agreement_pct'))} |")
+    L.append("\n## The harness's own error\n")
+    if out["harness"].get("timer_workload"):
+        h = out["harness"]
+        L.append(f"- {h['timer_workload']} (timers only: the next timer is known exactly): "
+                 f"sched's |actual - predicted| idle length p50 "
+                 f"{fmt(h['sched_timer_abs_err_us']['p50'])} us, p99 "
+                 f"{fmt(h['sched_timer_abs_err_us']['p99'])} us; energy/oracle "
+                 + ", ".join(f"{p} {fmt(v, 3)}" for p, v in h["energy_vs_oracle"].items()))
+    for dev, d in sorted(out["harness"]["disklat_us"].items()):
+        L.append(f"- disklat {dev} (vda 100 us, vdb 2 ms, vdc 500 us, vdd 0): mean "
+                 f"{fmt(d.get('mean'))} us, p50 {fmt(d.get('p50'))} us, p99 {fmt(d.get('p99'))} us")
+    with open(os.path.join(a.out, "bench.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+    # --- tables for the plots -------------------------------------------
+    for k in METRICS:
+        with open(os.path.join(a.out, "bench", f"{k}.dat"), "w") as f:
+            f.write("# workload " + " ".join(f"{p} {p}_min {p}_max" for p in POLICIES) + "\n")
+            for w in data:
+                row = [w]
+                for p in POLICIES:
+                    m = med(data[w][p][k]) if p in data[w] else (None, None, None)
+                    row += ["?" if x is None else f"{x:.4f}" for x in m]
+                f.write(" ".join(row) + "\n")
+    print(open(os.path.join(a.out, "bench.md")).read())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - the host side of `make bench`: the series against menu, teo
+# and ladder on the same emulated platform, disks, CPUs and seeds.
+#
+# Environment (mk/bench.mk sets it): BENCH_PLATFORM BENCH_SMP BENCH_REPS
+# BENCH_SECONDS BENCH_SEED BENCH_COST_SECONDS BENCH_WORKLOADS BENCH_POLICIES
+# BENCH_OUT REPORT (the analyser). One boot per (repetition, policy) runs
+# every workload (trace-scripts/bench-guest.sh); the policies are
+# interleaved within each repetition, in an order rotated by one per
+# repetition so that no policy always runs first after a quiet host. Each
+# workload's trace is analysed over its window into report.json beside it;
+# bench-report.py then writes BENCH_OUT/bench.{json,md} and the plots.
+set -u
+: "${BENCH_PLATFORM:=x86-client}" "${BENCH_SMP:=2}" "${BENCH_REPS:=3}"
+: "${BENCH_SECONDS:=4}" "${BENCH_SEED:=1}" "${BENCH_COST_SECONDS:=2}"
+: "${BENCH_POLICIES:=menu teo ladder sched}" "${BENCH_OUT:=results}"
+: "${BENCH_WORKLOADS:?}" "${REPORT:?}"
+BENCH_DISKS='100us 2ms 500us 0'
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$REPORT" ] || die "no analyser $REPORT (make analyser)"
+case "$BENCH_REPS" in ''|*[!0-9]*|0) die "REPS=$BENCH_REPS: must be >= 1" ;; esac
+case "$BENCH_SECONDS" in ''|*[!0-9]*|0) die "SECONDS=$BENCH_SECONDS: must be >= 1" ;; esac
+
+raw=$BENCH_OUT/bench/raw
+rm -rf "$raw"
+mkdir -p "$raw"
+t0=$(date +%s)
+read -r -a pols <<< "$BENCH_POLICIES"
+read -r -a wls <<< "$BENCH_WORKLOADS"
+nw=${#wls[@]}
+timeout=$((nw * (BENCH_SECONDS * 4 + 20) + BENCH_COST_SECONDS * 30 + 180))
+
+for ((rep = 1; rep <= BENCH_REPS; rep++)); do
+	seed=$((BENCH_SEED + rep - 1))
+	cost=0
+	[ "$rep" = 1 ] && cost=$BENCH_COST_SECONDS
+	for ((i = 0; i < ${#pols[@]}; i++)); do
+		pol=${pols[$(((i + rep - 1) % ${#pols[@]}))]}
+		case "$pol" in
+		sched) kernel=patched append= ;;
+		menu|teo|ladder) kernel=base append=cpuidle.governor=$pol ;;
+		*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
+		esac
+		dir=$raw/r$rep-$pol
+		echo "bench: [$(($(date +%s) - t0))s] rep $rep/$BENCH_REPS $pol ($kernel) seed $seed"
+		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
+			PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
+			RESULTS="$dir" TIMEOUT=$timeout \
+			CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c $cost ${wls[*]}" \
+			> "$dir.log" 2>&1 || { tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
+		got=$(sed -n 's/^policy //p' "$dir/bench-boot.txt")
+		[ "$got" = "$pol" ] || die "$dir: asked for $pol, the guest ran $got"
+		for w in "${wls[@]}"; do
+			[ -f "$dir/$w/trace.dat" ] || die "$dir/$w: no trace"
+			"$REPORT" --window -f json -o "$dir/$w/report.json" "$dir/$w/trace.dat" ||
+				die "$dir/$w: analyser failed"
+		done
+	done
+done
+echo "bench: [$(($(date +%s) - t0))s] boots done; reporting"
+python3 trace-scripts/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
+	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) ||
+	die "bench-report.py failed"
+if command -v gnuplot >/dev/null; then
+	trace-scripts/bench-plot.sh "$BENCH_OUT" || die "plots failed"
+fi
+echo "bench: [$(($(date +%s) - t0))s] $BENCH_OUT/bench.md $BENCH_OUT/bench.json"
