@@ -46,11 +46,19 @@ for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 		esac
 		dir=$raw/r$rep-$pol
 		echo "bench: [$(($(date +%s) - t0))s] rep $rep/$BENCH_REPS $pol ($kernel) seed $seed"
-		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
-			PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
-			RESULTS="$dir" TIMEOUT=$timeout \
-			CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c $cost ${wls[*]}" \
-			> "$dir.log" 2>&1 || { tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
+		# A boot of the same kernel by someone else rebuilds the shared
+		# initramfs staging directory under ours: try again, up to 3 times.
+		for try in 1 2 3; do
+			make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
+				PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
+				RESULTS="$dir" TIMEOUT=$timeout \
+				CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c $cost ${wls[*]}" \
+				> "$dir.log" 2>&1 && break
+			grep -q "initramfs for $kernel failed" "$dir.log" && [ $try -lt 3 ] ||
+				{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
+			echo "bench: initramfs of $kernel busy (concurrent boot), trying again"
+			sleep 5
+		done
 		got=$(sed -n 's/^policy //p' "$dir/bench-boot.txt")
 		[ "$got" = "$pol" ] || die "$dir: asked for $pol, the guest ran $got"
 		for w in "${wls[@]}"; do

@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-report.py (design/bench.md) on synthetic boots: the bucket replay
+# reproduces the worked example of kernel/sched/io_latency.c and checks
+# itself against traced predictions; medians and min-max of the analyser's
+# figures of a known-answer trace land in bench.json with the schema of
+# the contract; a boot with a missing file fails with one line.
+cd "$(dirname "$0")/../.."
+D=tests/data/analyser
+TOOLS=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}/tools
+if ! o=$(make -s --no-print-directory analyser 2>&1); then
+	echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
+	exit 1
+fi
+R=$TOOLS/sip-idle-report
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "1..8"
+t=0
+ok() {	# <0|1> <description>
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+
+# 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):
+# predictions before each wait 0, 20, 20, 20, 20, 200, 200, 200 us.
+out=$(python3 - <<'PY'
+import importlib.util
+s = importlib.util.spec_from_file_location("br", "trace-scripts/bench-report.py")
+br = importlib.util.module_from_spec(s); s.loader.exec_module(br)
+p = br.Pred(200000)
+got = []
+for us in (20, 200, 200, 200, 200, 200, 20, 20):
+    got.append(p.predict() // 1000)
+    p.learn(us * 1000)
+print(" ".join(map(str, got)))
+seq = [(k * 1000, a * 1000) for k, a in zip((0, 20, 20, 20, 20, 200, 200, 200),
+                                             (20, 200, 200, 200, 200, 200, 20, 20))]
+print(*br.replay({"1": seq}, 200))
+PY
+)
+[ "$(echo "$out" | sed -n 1p)" = "0 20 20 20 20 200 200 200" ]
+ok $? "replay predicts the worked example of io_latency.c ($(echo "$out" | sed -n 1p))"
+# hits: only the fifth 200 us wait (4th prediction of 200) of 7 predicted;
+# all 8 predictions agree with the 'kernel' ones
+[ "$(echo "$out" | sed -n 2p)" = "1 7 8" ]
+ok $? "replay counts 1 hit of 7 predicted waits, 8 of 8 agree ($(echo "$out" | sed -n 2p))"
+
+# 3-7: two repetitions of four policies on the known-answer trace base.dat
+# (3 correct, 2 too deep, 1 too shallow of 6 judged: design/analysis.md)
+raw=$tmp/raw
+for rep in 1 2; do
+	for pol in menu teo ladder sched; do
+		b=$raw/r$rep-$pol
+		mkdir -p $b/io-fast
+		printf 'kernel %s\npolicy %s\nseed %s\n' \
+			"$([ $pol = sched ] && echo patched || echo base)" $pol $rep > $b/bench-boot.txt
+		"$R" -p $D/platform.txt -f json -o $b/io-fast/report.json $D/base.dat
+		echo "sipwl io ops=1 seconds=0.005520 throughput=$((rep * 200 - 100)).0 unit=IOPS" \
+			> $b/io-fast/workload.txt
+		if [ $pol = sched ]; then
+			for us in 20 200 200 200 200 200 20 20; do
+				echo " sipwl-42 [000] d..1. 1.0: io_latency_wait: cpu=0 predicted_ns=0 actual_ns=$((us * 1000))"
+			done > $b/io-fast/io_latency.txt
+		fi
+	done
+done
+python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out --platform x86-client \
+	--smp 2 > $tmp/md.out 2> $tmp/err
+ok $? "bench-report.py writes the report ($(head -c 200 $tmp/err))"
+python3 - "$tmp/out/bench.json" > $tmp/check 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"] == "x86-client" and d["smp"] == 2 and d["kernel"] == "patched", d
+assert set(d["workloads"]) == {"io-fast"}
+for p in ("menu", "teo", "ladder", "sched"):
+    e = d["workloads"]["io-fast"][p]
+    for k in ("correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
+              "wake_p99_us", "throughput", "entries"):
+        assert k in e, (p, k)
+    assert abs(e["correct_pct"] - 50.0) < 1e-9, e
+    assert abs(e["too_deep_pct"] - 100 * 2 / 6) < 1e-9, e
+    assert abs(e["too_shallow_pct"] - 100 / 6) < 1e-9, e
+    assert e["throughput"] == 200.0, e
+    assert d["ranges"]["io-fast"][p]["throughput"] == [100.0, 300.0], d["ranges"]
+    assert abs(e["entries"] - 6 / 0.00552) < 1, e
+print("ok")
+PY
+[ "$(cat $tmp/check)" = ok ]
+ok $? "bench.json: schema, judgement 50/33.3/16.7 %, throughput median 200 (100-300) $(tail -1 $tmp/check)"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["bucket_replay"]["io-fast"]
+assert r["200"]["waits"] == 16 and r["200"]["predicted"] == 14, r
+assert abs(r["200"]["hit_pct"] - 100 / 7) < 1e-9, r
+# the traced predictions were all 0: only the first wait of each task agrees
+assert abs(r["kernel_agreement_pct"] - 100 * 2 / 16) < 1e-9, r
+print("ok")' $tmp/out/bench.json > $tmp/check 2>&1
+[ "$(cat $tmp/check)" = ok ]
+ok $? "bucket replay table from the traced waits, agreement check $(tail -1 $tmp/check)"
+grep -q '^| sched[^|]*| 50.0 | 33.3 | 16.7 |' $tmp/out/bench.md
+ok $? "bench.md has the sched row of io-fast"
+if command -v gnuplot >/dev/null; then
+	trace-scripts/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
+		[ "$(ls $tmp/out/bench-*.png | wc -l)" = 8 ]
+	ok $? "bench-plot.sh draws 8 PNGs"
+else
+	t=$((t + 1)); echo "ok $t - bench-plot.sh # SKIP gnuplot not installed"
+fi
+
+# 8: a boot without its workload line
+rm $raw/r2-teo/io-fast/workload.txt
+python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
+rc=$?
+[ $rc = 1 ] && [ "$(wc -l < $tmp/err)" = 1 ] && grep -q 'r2-teo/io-fast/workload.txt' $tmp/err
+ok $? "missing workload.txt: status 1, one line naming it ($(cat $tmp/err))"
