@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reliability (design/reliability.md): the full stress suite
+# (tests/stress/stress.sh full) on the debug kernel "patched-debug": the
+# patched sources built with qemu/config/debug.config on top (lockdep,
+# KASAN, kmemleak, list and object debugging). The short form of the same
+# suite is a `make test` guest test (tests/guest/62-stress-short.t).
+#
+# patched-debug/src is a link to patched/src: the debug kernel is always the
+# series as `make kernel` applied it, with its own objects.
+
+DEBUG_KERNEL  := patched-debug
+DEBUG_OBJ     := $(SIP_CACHE)/$(DEBUG_KERNEL)/obj
+STRESS_SMP    ?= 4
+STRESS_MEM    ?= 2G
+STRESS_DISKS  ?= 100us 500us 2ms
+STRESS_FORM   ?= full
+STRESS_TIMEOUT ?= 1800
+STRESS_RESULTS ?= results/stress
+
+HELP += \
+	"stress       the full reliability suite on the debug kernel (built if missing): 1000 tasks in IO," \
+	"             fork storm + kmemleak, 500 CPU hotplug cycles, PM QoS and state flapping, driver reload" \
+	"             [STRESS_FORM=full|short] [STRESS_SMP=4] [STRESS_MEM=2G] [STRESS_RESULTS=results/stress]" \
+	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) (patched + qemu/config/debug.config)"
+
+.PHONY: stress kernel-debug
+
+kernel-debug: kernel-tree
+	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
+	@[ -e $(SIP_CACHE)/$(DEBUG_KERNEL)/src ] || ln -s ../patched/src $(SIP_CACHE)/$(DEBUG_KERNEL)/src
+	@echo "kernel: building $(DEBUG_KERNEL) in $(DEBUG_OBJ)"
+	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(DEBUG_KERNEL)/src $(DEBUG_OBJ) \
+		$(call FRAGS,patched) qemu/config/debug.config
+
+stress: deps
+	@[ -f $(DEBUG_OBJ)/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel-debug
+	@mkdir -p $(STRESS_RESULTS)
+	@MEM=$(STRESS_MEM) KERNEL=$(DEBUG_KERNEL) SMP=$(STRESS_SMP) \
+		DISKS='$(STRESS_DISKS)' TIMEOUT=$(STRESS_TIMEOUT) RESULTS=$(STRESS_RESULTS) \
+		CMD='/sip/tests/stress/stress.sh $(STRESS_FORM) | tee /results/stress.tap' \
+		./qemu/boot.sh 2> $(STRESS_RESULTS).err | tee $(STRESS_RESULTS).out | \
+		grep --line-buffered -aE '^(not )?ok |^# |^1\.\.|^Bail'; rc=$${PIPESTATUS[0]}; \
+		[ -s $(STRESS_RESULTS).err ] && cat $(STRESS_RESULTS).err; \
+		if [ $$rc = 0 ] && ! grep -aq '^not ok' $(STRESS_RESULTS)/stress.tap && \
+		   [ "$$(grep -ac '^ok ' $(STRESS_RESULTS)/stress.tap)" = 5 ]; then \
+			echo "stress: passed ($(DEBUG_KERNEL), console in $(STRESS_RESULTS)/console.log)"; \
+		else echo "stress: FAILED (boot status $$rc; console in $(STRESS_RESULTS)/console.log)"; exit 1; fi
