@@ -16,7 +16,7 @@ BENCH_SECONDS      ?= 3
 BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_QUICK)
 else
 BENCH_REPS         ?= 3
-BENCH_SECONDS      ?= 4
+BENCH_SECONDS      ?= 3
 BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_FULL)
 endif
 BENCH_SEED         ?= 1
@@ -26,7 +26,7 @@ BENCH_OUT          ?= results
 
 HELP += \
 	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
-	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=3] [BENCH_SECONDS=4]" \
+	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=3] [BENCH_SECONDS=3]" \
 	"             [BENCH_SEED=1] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='menu teo ladder sched']"
 
 .PHONY: bench

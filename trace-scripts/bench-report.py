@@ -232,6 +232,8 @@ def main():
     ap.add_argument("--platform", default="x86-client")
     ap.add_argument("--smp", type=int, default=2)
     ap.add_argument("--elapsed", type=int, default=0)
+    ap.add_argument("--workloads", default="",
+                    help="the order of the tables (default: by name)")
     a = ap.parse_args()
 
     boots = sorted(glob.glob(os.path.join(a.raw, "r*-*")))
@@ -274,6 +276,9 @@ def main():
                     disklat.setdefault(dev, {}).setdefault("p50", []).append(float(kv["p50_us"]))
                     disklat[dev].setdefault("mean", []).append(float(kv["mean_us"]))
                     disklat[dev].setdefault("p99", []).append(float(kv["p99_us"]))
+
+    order = [w for w in a.workloads.split() if w in data]
+    data = {w: data[w] for w in order + sorted(set(data) - set(order))}
 
     out = {"profile": a.platform, "smp": a.smp,
            "kernel": kinfo.get("sched", {}).get("kernel", "patched"),

@@ -70,7 +70,8 @@ for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 done
 echo "bench: [$(($(date +%s) - t0))s] boots done; reporting"
 python3 trace-scripts/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
-	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) ||
+	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) \
+	--workloads "${wls[*]}" ||
 	die "bench-report.py failed"
 if command -v gnuplot >/dev/null; then
 	trace-scripts/bench-plot.sh "$BENCH_OUT" || die "plots failed"
