@@ -225,6 +225,76 @@ def cell(m, nd=1):
     return f"{fmt(m[0], nd)} ({fmt(m[1], nd)}-{fmt(m[2], nd)})"
 
 
+def targets(out, a):
+    """The project's targets for sched, each with its worst case."""
+    W = out["workloads"]
+    res = []
+
+    def check(name, rows):
+        # rows: (workload, value, limit, met, text)
+        rows = [r for r in rows if r[1] is not None and r[2] is not None]
+        bad = [r for r in rows if not r[3]]
+        worst = "-"
+        if rows:
+            r = max(bad, key=lambda r: abs(r[1] - r[2])) if bad else rows[0]
+            worst = f"{r[0]}: {r[4]}" if bad else "all met"
+        res.append({"target": name, "checked": len(rows), "met": len(rows) - len(bad),
+                    "worst": worst,
+                    "rows": [{"workload": r[0], "value": r[1], "limit": r[2], "met": r[3]}
+                             for r in rows]})
+
+    def get(w, p, k):
+        return W.get(w, {}).get(p, {}).get(k)
+
+    timer_io1 = [w for w in W if w.startswith("timer-") and w != "timer-jitter"
+                 or w in ("io-fast", "io-mid", "io-slow")]
+    check("correct >= 95 % (timer-periodic, single-disk IO)",
+          [(w, get(w, "sched", "correct_pct"), 95.0, (get(w, "sched", "correct_pct") or 0) >= 95,
+            f"{fmt(get(w, 'sched', 'correct_pct'))} %") for w in timer_io1])
+    io = [w for w in W if w.startswith("io-")]
+    rows = []
+    for w in io:
+        s_, t = get(w, "sched", "correct_pct"), get(w, "teo", "correct_pct")
+        if s_ is not None and t is not None:
+            rows.append((w, s_, t + 10, s_ >= t + 10, f"{fmt(s_)} against teo {fmt(t)} + 10"))
+    check("correct >= teo + 10 points (IO)", rows)
+    rows = []
+    for w in W:
+        s_, t = get(w, "sched", "correct_pct"), get(w, "teo", "correct_pct")
+        if s_ is not None and t is not None:
+            rows.append((w, s_, t - 2, s_ >= t - 2, f"{fmt(s_)} against teo {fmt(t)} - 2"))
+    check("correct >= teo - 2 points (all)", rows)
+    check("energy / oracle <= 1.10",
+          [(w, get(w, "sched", "energy_vs_oracle"), 1.10,
+            (get(w, "sched", "energy_vs_oracle") or 0) <= 1.10,
+            fmt(get(w, "sched", "energy_vs_oracle"), 3)) for w in W])
+    rows = []
+    for w in W:
+        s_, t = get(w, "sched", "wake_p99_us"), get(w, "teo", "wake_p99_us")
+        if s_ is not None and t is not None:
+            rows.append((w, s_, t, s_ <= t, f"{fmt(s_)} us against teo {fmt(t)} us"))
+    check("wake p99 <= teo's", rows)
+    rows = []
+    for w in W:
+        s_ = get(w, "sched", "throughput")
+        base = [get(w, p, "throughput") for p in ("menu", "teo", "ladder")]
+        base = [b for b in base if b]
+        if s_ is not None and base:
+            rows.append((w, s_, 0.99 * max(base), s_ >= 0.99 * max(base),
+                         f"{fmt(s_)} = {fmt(100 * s_ / max(base))} % of the best base {fmt(max(base))}"))
+    check("throughput >= 99 % of the best base governor", rows)
+    dc = out["decision_cost"]
+    s_ = dc.get("sched", {}).get("per_entry_ns")
+    t = dc.get("teo", {}).get("per_entry_ns")
+    check("decision cost <= teo's",
+          [("cost pass", s_, t, s_ is not None and t is not None and s_ <= t,
+            f"{fmt(s_, 0)} ns against teo {fmt(t, 0)} ns")])
+    if a.time_target:
+        check(f"wall time < {a.time_target} s",
+              [("run", a.elapsed, a.time_target, a.elapsed < a.time_target, f"{a.elapsed} s")])
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--raw", required=True)
@@ -232,6 +302,8 @@ def main():
     ap.add_argument("--platform", default="x86-client")
     ap.add_argument("--smp", type=int, default=2)
     ap.add_argument("--elapsed", type=int, default=0)
+    ap.add_argument("--time-target", type=int, default=0,
+                    help="seconds the whole run should stay under (0: none)")
     ap.add_argument("--workloads", default="",
                     help="the order of the tables (default: by name)")
     a = ap.parse_args()
@@ -326,6 +398,8 @@ def main():
                 p: out["workloads"][w][p]["energy_vs_oracle"] for p in out["workloads"][w]}
             break
 
+    out["targets"] = targets(out, a)
+
     os.makedirs(os.path.join(a.out, "bench"), exist_ok=True)
     with open(os.path.join(a.out, "bench.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
@@ -375,6 +449,11 @@ def main():
             L.append(f"| {w} | {row['200']['waits']} | "
                      + " | ".join(fmt(row[str(x)]["hit_pct"]) for x in BUCKET_WIDTHS_US)
                      + f" | {fmt(row.get('kernel_agreement_pct'))} |")
+    L.append("\n## Targets (sched, medians)\n")
+    L.append("| target | met | worst case |")
+    L.append("|---|---|---|")
+    for t in out["targets"]:
+        L.append(f"| {t['target']} | {t['met']}/{t['checked']} | {t['worst']} |")
     L.append("\n## The harness's own error\n")
     if out["harness"].get("timer_workload"):
         h = out["harness"]

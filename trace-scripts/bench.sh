@@ -71,7 +71,7 @@ done
 echo "bench: [$(($(date +%s) - t0))s] boots done; reporting"
 python3 trace-scripts/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
 	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) \
-	--workloads "${wls[*]}" ||
+	--workloads "${wls[*]}" --time-target "${BENCH_TIME_TARGET:-0}" ||
 	die "bench-report.py failed"
 if command -v gnuplot >/dev/null; then
 	trace-scripts/bench-plot.sh "$BENCH_OUT" || die "plots failed"

@@ -15,7 +15,7 @@ if ! o=$(make -s --no-print-directory analyser 2>&1); then
 fi
 R=$TOOLS/sip-idle-report
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 echo "1..8"
 t=0
 ok() {	# <0|1> <description>
