@@ -22,9 +22,14 @@ HELP += \
 	"stress       the full reliability suite on the debug kernel (built if missing): 1000 tasks in IO," \
 	"             fork storm + kmemleak, 500 CPU hotplug cycles, PM QoS and state flapping, driver reload" \
 	"             [STRESS_FORM=full|short] [STRESS_SMP=4] [STRESS_MEM=2G] [STRESS_RESULTS=results/stress]" \
-	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) (patched + qemu/config/debug.config)"
+	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) (patched + qemu/config/debug.config)" \
+	"kselftest    the tree's timers, cpu-hotplug and ftrace selftests on base and patched: table in results/kselftest"
 
-.PHONY: stress kernel-debug
+.PHONY: stress kernel-debug kselftest
+
+kselftest: deps
+	@[ -x /bin/bash-static ] || apt-get install -y -q bash-static > /dev/null
+	@./tests/stress/kselftest.sh results/kselftest
 
 kernel-debug: kernel-tree
 	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
