@@ -4,7 +4,7 @@
 # bench-guest.sh - the guest side of `make bench`: every workload of one
 # boot (one kernel, one idle policy, one repetition)
 #
-#	bench-guest.sh [-t SECONDS] [-s SEED] [-c COST_SECONDS] [-o DIR] WORKLOAD...
+#	bench-guest.sh [-t SECONDS] [-s SEED] [-c COST_SECONDS] [-D] [-o DIR] [WORKLOAD...]
 #
 # The boot has four emulated disks (mk/bench.mk): /dev/vda 100 us (fast),
 # /dev/vdb 2 ms (slow), /dev/vdc 500 us (middle), /dev/vdd 0 (the harness's
@@ -19,11 +19,13 @@
 # select and reflect, or the series' prediction and state choice) times
 # every call while sipwl runs a 1 ms timer and fast-disk IO at once for
 # COST_SECONDS; DIR/cost.txt gets one line per function: name calls
-# mean_ns p50_ns p99_ns. Last, disklat on every disk into DIR/disklat.txt.
+# mean_ns p50_ns p99_ns. Last, unless -D, disklat on every disk into
+# DIR/disklat.txt.
 set -u
-secs=5 seed=1 cost=0 out=/results
+secs=5 seed=1 cost=0 out=/results disklat=1
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-D) disklat=0; shift ;;
 	-t) secs=$2; shift 2 ;;
 	-s) seed=$2; shift 2 ;;
 	-c) cost=$2; shift 2 ;;
@@ -159,6 +161,7 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 fi
 
 # --- the harness's own latency ---------------------------------------------
+[ $disklat = 1 ] || exit 0
 : > "$out/disklat.txt"
 for d in vda vdb vdc vdd; do
 	disklat /dev/$d 300 >> "$out/disklat.txt" 2>&1

@@ -349,6 +349,11 @@ def main():
                     disklat[dev].setdefault("mean", []).append(float(kv["mean_us"]))
                     disklat[dev].setdefault("p99", []).append(float(kv["p99_us"]))
 
+    for b in sorted(glob.glob(os.path.join(a.raw, "cost-*"))):
+        pol = os.path.basename(b)[len("cost-"):]
+        c = read_cost(os.path.join(b, "cost.txt"))
+        if c:
+            costs[pol] = c
     order = [w for w in a.workloads.split() if w in data]
     data = {w: data[w] for w in order + sorted(set(data) - set(order))}
 
