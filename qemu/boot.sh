@@ -20,7 +20,7 @@ APPEND=${APPEND:-}
 PLATFORM=${PLATFORM:-x86-client}
 MEM=${MEM:-1G}
 V=${V:-0}
-cache=${SIP_CACHE:?}
+cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
 RESULTS=${RESULTS:-results/last}
 
 fail() { echo "boot: $1" >&2; exit "${2:-125}"; }

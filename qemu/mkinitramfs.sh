@@ -10,7 +10,7 @@
 set -eu
 
 k=$1
-cache=${SIP_CACHE:?}
+cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
 top=$(pwd)
 obj=$cache/$k/obj
 stage=$cache/$k/initramfs
@@ -37,6 +37,16 @@ if [ -x qemu/emu-idle/build.sh ]; then
 		die "emu_idle module does not build for $k"
 fi
 
+# cpupower from the same kernel tree: what userspace reads of cpuidle must
+# keep working on the patched kernel (libcpupower linked in, libc and libpci
+# copied with the binary below).
+cpp=$cache/$k/cpupower
+if [ -d "$cache/$k/src/tools/power/cpupower" ] && [ ! -x "$cpp/cpupower" ]; then
+	mkdir -p "$cpp"
+	make -s -C "$cache/$k/src/tools/power/cpupower" O="$cpp/" STATIC=true NLS=false \
+		CPUFREQ_BENCH=false >"$cpp.log" 2>&1 || echo "mkinitramfs: cpupower does not build for $k (see $cpp.log)" >&2
+fi
+
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib64,etc,proc,sys,dev,tmp,results,sip}
 cp /bin/busybox "$stage/bin/busybox"
@@ -55,11 +65,22 @@ copy_with_libs() {
 	done
 }
 copy_with_libs /usr/bin/trace-cmd /usr/bin/trace-cmd
+[ -x "$cpp/cpupower" ] && copy_with_libs "$cpp/cpupower" /usr/bin/cpupower
 for c in "$tools"/*; do
 	[ -x "$c" ] && cp "$c" "$stage/usr/bin/"
 done
 [ -d "$cache/$k/tools" ] && cp "$cache/$k/tools"/* "$stage/usr/bin/" 2>/dev/null
 find "$cache/$k/modules" -name '*.ko' -exec cp {} "$stage/lib/modules/" \; 2>/dev/null || true
+# The modules directory of this release, so that modprobe (which cpupower
+# runs) finds its modules.dep and the project's modules by name.
+rel=$(cat "$obj/kernelrelease" 2>/dev/null || echo unknown)
+mkdir -p "$stage/lib/modules/$rel"
+for m in "$stage"/lib/modules/*.ko; do
+	[ -f "$m" ] || continue
+	ln -s "../${m##*/}" "$stage/lib/modules/$rel/${m##*/}"
+	echo "${m##*/}:" >> "$stage/lib/modules/$rel/modules.dep"
+done
+touch "$stage/lib/modules/$rel/modules.dep"
 cp -r tests trace-scripts "$stage/sip/"
 find "$stage/sip" -name '*.o' -delete
 

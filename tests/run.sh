@@ -8,6 +8,7 @@
 # TESTS=<glob> limits which tests run (matched against the file name).
 set -u
 cd "$(dirname "$0")/.."
+export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
 out=${SIP_TEST_OUT:-results/test}
 rm -rf "$out"; mkdir -p "$out"
 pass=0 failn=0 skip=0
