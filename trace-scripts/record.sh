@@ -9,8 +9,9 @@
 # to the host) and DIR/platform.txt, the platform description the analyser
 # reads beside the trace (format: design/analysis.md), plus the emulated
 # platform's own energy counters before and after the workload
-# (emu_idle-energy-*.txt) when its debugfs is there; the trace markers
-# "sip-window start" / "sip-window end" bracket the same interval. Events: power:cpu_idle, power:cpu_idle_miss,
+# (emu_idle-energy-*.txt) when its debugfs is there and the kernel's
+# cpuidle sysfs counters (cpuidle-*.txt) when there is an idle driver; the
+# trace markers "sip-window start" / "sip-window end" bracket the same interval. Events: power:cpu_idle, power:cpu_idle_miss,
 # sched:sched_switch, sched:sched_wakeup, block:block_rq_issue,
 # block:block_rq_complete and, when the kernel has it, the series'
 # sched_idle_predict (found by name in whatever system it is in).
@@ -104,18 +105,46 @@ echo "record.sh: tracing $events for ${secs}s ($work)"
 # interval. The counters are copied with shell builtins (read, echo): a
 # cat would fork and exec between counter and marker, milliseconds under
 # TCG in which the other CPUs go in and out of idle.
+#
+# The kernel's own cpuidle counters are read too, one line per CPU and
+# state: "cpu state usage above below time_us" (cpuidle-{before,after}.txt,
+# any idle driver). They are read outside the emulated platform's, so that
+# those stay next to the markers. The first pass over sysfs creates the
+# files' inodes, some 40 ms under TCG, so a pass to /dev/null goes first;
+# the snapshot proper is then about 10 ms (4 small files per CPU and
+# state, the files of one CPU in a row). The trace markers "sip-cpuidle
+# read" go before the first snapshot and after the second: the idle
+# periods that end between them and the window's markers are the ones the
+# sysfs counters may hold and the window not.
 wrap=/tmp/sip-record-window.sh
 cat > $wrap <<EOF
 snap() {
 	[ -r $emu/energy ] || return 0
 	while IFS= read -r l; do echo "\$l"; done < $emu/energy > "\$1"
 }
+csnap() {
+	[ -d /sys/devices/system/cpu/cpu0/cpuidle/state0 ] || return 0
+	for c in /sys/devices/system/cpu/cpu[0-9]*/cpuidle; do
+		[ -d "\$c/state0" ] || continue
+		n=\${c%/cpuidle}; n=\${n##*/cpu}
+		for s in "\$c"/state[0-9]*; do
+			read -r u < "\$s/usage"; read -r a < "\$s/above"
+			read -r b < "\$s/below"; read -r t < "\$s/time"
+			echo "\$n \${s##*/state} \$u \$a \$b \$t"
+		done
+	done > "\$1"
+}
+csnap /dev/null
+echo "sip-cpuidle read" > $T/trace_marker
+csnap "$out/cpuidle-before.txt"
 snap "$out/emu_idle-energy-before.txt"
 echo "sip-window start" > $T/trace_marker
 "\$@"
 rc=\$?
 echo "sip-window end" > $T/trace_marker
 snap "$out/emu_idle-energy-after.txt"
+csnap "$out/cpuidle-after.txt"
+echo "sip-cpuidle read" > $T/trace_marker
 exit \$rc
 EOF
 # shellcheck disable=SC2086

@@ -69,6 +69,16 @@ static void test_rules(void)
 	CHECK_EQ(SIP_TOO_SHALLOW, sip_classify(&p, 0, 10000, none), "POLL for 10 us: too shallow");
 	CHECK_EQ(SIP_TOO_SHALLOW, sip_classify(&p, 1, 2000000, none),
 		 "C1 for 2 ms, no limit: too shallow (C2 and C3 fit)");
+	/*
+	 * Too shallow counts the period less the entered state's exit latency,
+	 * as the kernel's "below": C2 (exit 50 us) against C3 (2000 us).
+	 */
+	CHECK_EQ(SIP_CORRECT, sip_classify(&p, 2, 2049999, 500000),
+		 "C2 for 2049.999 us, limit 500 us: correct (1999.999 us after the exit latency)");
+	CHECK_EQ(SIP_TOO_SHALLOW, sip_classify(&p, 2, 2050000, 500000),
+		 "C2 for 2050 us, limit 500 us: too shallow (2000 us after the exit latency)");
+	CHECK_EQ(SIP_CORRECT, sip_classify(&p, 1, 202000 - 1, none),
+		 "C1 for 201.999 us: correct (C2 needs 200 us after C1's 2 us exit)");
 	/* The latency limit removes deeper states from "too shallow". */
 	CHECK_EQ(SIP_CORRECT, sip_classify(&p, 2, 5000000, 100000),
 		 "C2 for 5 ms, limit 100 us: correct (C3 exit 500 us not allowed)");

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sip-idle-report against the kernel's own cpuidle counters: boot the base
+# kernel with the menu governor on the emulated x86-client platform, record
+# 3 s of the mixed workload with trace-scripts/record.sh, and hold the
+# analyser's figures for the window between the trace markers against the
+# deltas of /sys/devices/system/cpu/cpuN/cpuidle/stateK/{usage,above,below},
+# which record.sh reads just outside the markers (cpuidle-{before,after}.txt).
+#
+# How 6.1 counts (drivers/cpuidle/cpuidle.c, cpuidle_enter_state(), after
+# ->enter() returned a state s >= 0, with diff = the time around ->enter()):
+#
+#	usage++
+#	diff < target_residency(s), and a shallower state is enabled: above++
+#	else if diff > exit_latency(s), t = the next deeper enabled state, and
+#	diff - exit_latency(s) >= target_residency(t): below++
+#
+# with power:cpu_idle_miss emitted beside each above/below increment (the
+# analyser's kernel_above/kernel_below). The analyser's own too_deep is
+# the above rule on the traced length d; its too_shallow is "a deeper
+# allowed state has target_residency <= d", without the exit latency
+# subtracted, and d is the time between the tracepoints, some us longer
+# than diff under TCG: a period a little longer than a deeper state's
+# target residency can be too_shallow for the analyser and not below for
+# the kernel. That is a small difference on a state of hundreds of
+# entries; the per-state comparison of the analyser's own verdicts is
+# therefore made where a state has >= 100 entries, and per CPU over all
+# states.
+#
+# Tolerance: 2% of the kernel's figure, or the CPU's edge periods when
+# they are more. The counters are read before the start marker and after
+# the end marker with shell builtins (record.sh), with the emulated
+# platform's counters and the other CPU's sysfs files read in between,
+# some 10-20 ms under TCG. An idle period of CPU c that ends between its
+# sysfs read and the start marker, straddles the start marker, or ends
+# between the end marker and the read is counted by the kernel and not in
+# the window. record.sh writes the marker "sip-cpuidle read" before the
+# first read and after the second, so these periods can be counted in the
+# trace: edge(c) = the exits of c between "sip-cpuidle read" and
+# "sip-window start", plus those between "sip-window end" and the last
+# "sip-cpuidle read", plus 1 for the period straddling the start. The
+# slack is thus measured, not guessed; a wrong pairing of entries and
+# exits, a lost event or a wrong verdict rule is off by far more on the
+# >= 500 periods of the window.
+#
+# KERNEL=<name> tests another kernel with a cpuidle governor (default base).
+cd "$(dirname "$0")/../.."
+kernel=${KERNEL:-base}
+smp=2
+export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+out=${SIP_TEST_OUT:-results/test}/analyser-sysfs
+TOOLS=$SIP_CACHE/tools
+echo "1..13"
+if ! o=$(make -s --no-print-directory analyser 2>&1); then
+	echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
+	exit 1
+fi
+R=$TOOLS/sip-idle-report
+t=0
+ok() {	# <0|1> <description>
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+
+rm -rf "$out"; mkdir -p "$(dirname "$out")"
+g=/sys/devices/system/cpu/cpuidle
+make --no-print-directory boot KERNEL=$kernel SMP=$smp PLATFORM=x86-client \
+	APPEND=cpuidle.governor=menu TIMEOUT=240 RESULTS=$out \
+	CMD="cat $g/current_governor_ro > /results/governor.txt && /sip/trace-scripts/record.sh -t 3 -w mixed" \
+	>"$out.log" 2>&1
+rc=$?
+ok $rc "boot $kernel with cpuidle.governor=menu and record 3 s of the mixed workload (status $rc)"
+gov=$(cat $out/governor.txt 2>/dev/null)
+[ -s $out/trace.dat ] && [ -s $out/platform.txt ] && [ -s $out/cpuidle-before.txt ] &&
+	[ -s $out/cpuidle-after.txt ] && [ "$gov" = menu ]
+ok $? "trace.dat, platform.txt and the sysfs counters came back; governor '$gov' (menu)"
+
+$R --window -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
+ok $? "sip-idle-report --window reads the guest trace $(head -1 $out/report.err)"
+lost=$(awk -F, '$1 == "run" && $5 == "lost_events" { print $6 }' $out/window.csv)
+periods=$(awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6 }' $out/window.csv)
+ok "$([ "$lost" = 0 ] && [ "${periods:-0}" -ge 500 ]; echo $?)" \
+	"no lost events (got '$lost'), the window holds $periods idle periods (>= 500)"
+
+# edge periods per CPU, from the trace (trace-cmd report is in time order)
+trace-cmd report -i $out/trace.dat 2>/dev/null |
+	awk '/tracing_mark_write: sip-cpuidle read/ { if (!seen++) in_edge = 1; else in_edge = 0; next }
+	     /tracing_mark_write: sip-window start/ { in_edge = 0; next }
+	     /tracing_mark_write: sip-window end/ { in_edge = 1; next }
+	     in_edge && / cpu_idle: +state=4294967295 / { sub(/.*cpu_id=/, ""); e[$1 + 0]++ }
+	     END { for (c = 0; c < '$smp'; c++) print c, e[c] + 1 }' > $out/edge.txt
+nmark=$(trace-cmd report -i $out/trace.dat 2>/dev/null | grep -c 'tracing_mark_write: sip-cpuidle read')
+ok "$([ "$nmark" = 2 ] && [ "$(wc -l < $out/edge.txt)" = $smp ]; echo $?)" \
+	"the trace has both \"sip-cpuidle read\" markers ($nmark); edge periods per CPU:$(awk '{ printf " cpu%s %s", $1, $2 }' $out/edge.txt)"
+
+# sysfs deltas: "cpu state usage above below" per CPU and state
+join <(awk '{ print $1 "/" $2, $3, $4, $5 }' $out/cpuidle-after.txt | sort) \
+	<(awk '{ print $1 "/" $2, $3, $4, $5 }' $out/cpuidle-before.txt | sort) |
+	awk '{ split($1, k, "/"); print k[1], k[2], $2 - $5, $3 - $6, $4 - $7 }' |
+	sort -n -k1,1 -k2,2 > $out/sysfs-delta.txt
+# the analyser's figures, same layout: cpu state entries too_deep
+# too_shallow kernel_above kernel_below
+awk -F, '$1 == "state" && $2 != "all" { v[$2 " " $3, $5] = $6; k[$2 " " $3] = 1 }
+	END { for (x in k) print x, v[x, "entries"] + 0, v[x, "too_deep"] + 0,
+		v[x, "too_shallow"] + 0, v[x, "kernel_above"] + 0, v[x, "kernel_below"] + 0 }' \
+	$out/window.csv | sort -n -k1,1 -k2,2 > $out/analyser.txt
+join <(awk '{ print $1 "/" $2, $3, $4, $5 }' $out/sysfs-delta.txt | sort) \
+	<(awk '{ print $1 "/" $2, $3, $4, $5, $6, $7 }' $out/analyser.txt | sort) |
+	tr '/' ' ' | sort -n -k1,1 -k2,2 > $out/compare.txt
+echo "# cpu state: sysfs usage/above/below | analyser entries/too_deep/too_shallow | kernel_above/kernel_below"
+awk '{ printf "# cpu%s state%s: %d/%d/%d | %d/%d/%d | %d/%d\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' \
+	$out/compare.txt
+nsys=$(wc -l < $out/sysfs-delta.txt)
+ncmp=$(wc -l < $out/compare.txt)
+ok "$([ "$nsys" -ge $((9 * smp)) ] && [ "$ncmp" = "$nsys" ]; echo $?)" \
+	"sysfs has $nsys CPU states (>= $((9 * smp))), all of them in the report ($ncmp)"
+
+# compare <kernel column> <analyser column> <what>: per CPU, summed over
+# states; then per CPU and state where the kernel counted >= 100
+compare() {
+	awk -v kc="$1" -v ac="$2" -v what="$3" '
+	function bad(k, a, slack,	d, tol) {
+		d = a - k; if (d < 0) d = -d
+		tol = 0.02 * k; if (tol < slack) tol = slack
+		return d > tol
+	}
+	NR == FNR { edge[$1] = $2; next }
+	{ ks[$1] += $kc; as[$1] += $ac
+	  if ($kc >= 100) { n++; if (bad($kc, $ac, edge[$1])) f++
+		st = st sprintf(" cpu%s/%s %d/%d", $1, $2, $ac, $kc) } }
+	END {
+		for (c in ks) { if (bad(ks[c], as[c], edge[c])) f++
+			tot = tot sprintf(" cpu%s %d/%d", c, as[c], ks[c]) }
+		printf "%s per CPU (analyser/kernel):%s; states >= 100:%s\n", what, tot, (n ? st : " none")
+		exit f > 0
+	}' $out/edge.txt $out/compare.txt
+}
+# the columns of compare.txt: 3 usage 4 above 5 below | 6 entries
+# 7 too_deep 8 too_shallow | 9 kernel_above 10 kernel_below
+m=$(compare 3 6 "entries vs usage"); ok $? "$m"
+m=$(compare 4 9 "power:cpu_idle_miss above vs above"); ok $? "$m"
+m=$(compare 5 10 "power:cpu_idle_miss below vs below"); ok $? "$m"
+m=$(compare 4 7 "too_deep vs above"); ok $? "$m"
+m=$(compare 5 8 "too_shallow vs below"); ok $? "$m"
+# the comparisons above must have had something to compare
+kb=$(awk '{ s += $5 } END { print s + 0 }' $out/compare.txt)
+ka=$(awk '{ s += $4 } END { print s + 0 }' $out/compare.txt)
+ok "$([ "$kb" -ge 100 ] && [ "$ka" -ge 10 ]; echo $?)" \
+	"the kernel counted $ka above (>= 10) and $kb below (>= 100) in the run"
+# every state the kernel entered >= 100 times is judged per state
+big=$(awk '$3 >= 100' $out/compare.txt | wc -l)
+ok "$([ "$big" -ge "$smp" ]; echo $?)" "$big CPU states with >= 100 entries compared one by one (>= $smp)"
