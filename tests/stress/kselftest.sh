@@ -21,9 +21,16 @@ res=${1:-results/kselftest}
 src=$cache/base/src/tools/testing/selftests
 kst=$cache/kselftest
 timers="posix_timers nanosleep nsleep-lat set-timer-lat mqueue-lat inconsistency-check raw_skew threadtest rtcpie"
-ftrace_subset="test.d/00basic test.d/event/event-enable.tc test.d/event/subsystem-enable.tc
-	test.d/event/toplevel-enable.tc test.d/ftrace/func-filter-glob.tc
-	test.d/ftrace/fgraph-filter.tc test.d/ftrace/func_cpumask.tc test.d/instances/instance-event.tc"
+# ftrace: event and ring buffer tests only. Anything that turns the
+# function tracer on crashes both kernels under TCG (a stray int3 trap at a
+# patched function entry, e.g. __enqueue_entity+0x1: QEMU's multi-threaded
+# TCG and cross-modifying code), see design/reliability.md.
+ftrace_subset="test.d/00basic/basic1.tc test.d/00basic/basic3.tc test.d/00basic/basic4.tc
+	test.d/00basic/ringbuffer_size.tc test.d/event/event-enable.tc
+	test.d/event/subsystem-enable.tc test.d/event/toplevel-enable.tc
+	test.d/instances/instance-event.tc"
+# SUITES: which of them to run (all by default)
+SUITES=${SUITES:-timers cpu-hotplug ftrace}
 die() { echo "kselftest: $*" >&2; exit 1; }
 
 [ -d "$src" ] || die "no $src (make kernel first)"
@@ -53,7 +60,7 @@ for k in base patched; do
 	cp "$kst/ftrace-selftests.tar" "$d/tools/"
 	echo "kselftest: $k ..." >&2
 	KERNEL=kst-$k SMP=2 PLATFORM=x86-client TIMEOUT=1500 RESULTS="$res/$k" \
-		CMD='sh /sip/tests/stress/kselftest-guest.sh 300' \
+		CMD="sh /sip/tests/stress/kselftest-guest.sh 300 '$SUITES'" \
 		./qemu/boot.sh > "$res/$k.out" 2> "$res/$k.err" ||
 		echo "kselftest: $k boot: $(tail -1 "$res/$k.err")" >&2
 	grep -a '^RESULT ' "$res/$k.out" | tr -d '\r' > "$res/$k.txt"
