@@ -30,6 +30,9 @@ short)	TASKS=200 IO_S=10 FORK_S=8 HOTPLUG=10 S2IDLE=0 MODULE=4 ;;
 full)	TASKS=1000 IO_S=60 FORK_S=60 HOTPLUG=500 S2IDLE=3 MODULE=50 ;;
 *)	echo "usage: stress.sh short|full" >&2; exit 2 ;;
 esac
+# Any figure can be overridden from the environment (make stress STRESS_ENV=...).
+TASKS=${STRESS_TASKS:-$TASKS} IO_S=${STRESS_IO_S:-$IO_S} FORK_S=${STRESS_FORK_S:-$FORK_S}
+HOTPLUG=${STRESS_HOTPLUG:-$HOTPLUG} S2IDLE=${STRESS_S2IDLE:-$S2IDLE} MODULE=${STRESS_MODULE:-$MODULE}
 
 N=0
 ok() { N=$((N + 1)); echo "ok $N - $*"; }

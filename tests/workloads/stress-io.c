@@ -5,7 +5,8 @@
  *
  * usage: stress-io [-t tasks] [-s seconds] [-f] [-g grace-s] <device>...
  *
- * Forks <tasks> (default 1000) workers, released together once all exist.
+ * Forks <tasks> (default 1000) workers, released together once all exist;
+ * the <seconds> count from the release.
  * Worker i reads device i % ndevices with 4 KiB O_DIRECT preads at
  * pseudo-random aligned offsets within the first 64 MiB, one outstanding,
  * until <seconds> (default 10) have passed. With -f each worker instead
@@ -42,6 +43,8 @@ struct slot {
 };
 
 static struct slot *slots;
+/* Set by the parent once every worker exists, read by them after release. */
+static volatile double *deadline_p;
 static pid_t *pids;
 static int ntasks;
 
@@ -68,9 +71,9 @@ static int read_some(int fd, void *buf, unsigned int *seed, int n,
 	return 0;
 }
 
-static void worker(int idx, const char *dev, double deadline, int fork_mode,
-		   int start_fd)
+static void worker(int idx, const char *dev, int fork_mode, int start_fd)
 {
+	double deadline;
 	struct slot *s = &slots[idx];
 	unsigned int seed = idx * 2654435761u + 1;
 	void *buf;
@@ -79,6 +82,7 @@ static void worker(int idx, const char *dev, double deadline, int fork_mode,
 
 	if (read(start_fd, &c, 1) < 0)
 		_exit(1);
+	deadline = *deadline_p;
 	fd = open(dev, O_RDONLY | O_DIRECT);
 	if (fd < 0 || posix_memalign(&buf, BLOCK_SIZE, BLOCK_SIZE)) {
 		fprintf(stderr, "stress-io: %s: %s\n", dev, strerror(errno));
@@ -142,7 +146,7 @@ int main(int argc, char **argv)
 	int opt, fork_mode = 0, grace = 60, seconds = 10, ndev, i, start[2];
 	int finished = 0, errors = 0;
 	uint64_t ios = 0, forks = 0;
-	double t0, deadline;
+	double t0;
 
 	ntasks = 1000;
 	while ((opt = getopt(argc, argv, "t:s:fg:")) != -1) {
@@ -159,15 +163,15 @@ int main(int argc, char **argv)
 	    grace < 1)
 		goto usage;
 
-	slots = mmap(NULL, sizeof(*slots) * ntasks, PROT_READ | PROT_WRITE,
+	slots = mmap(NULL, sizeof(*slots) * ntasks + 64, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	deadline_p = (double *)(slots + ntasks);
 	pids = calloc(ntasks, sizeof(*pids));
 	if (slots == MAP_FAILED || !pids || pipe(start)) {
 		perror("stress-io");
 		return 1;
 	}
 	t0 = now_s();
-	deadline = t0 + seconds;
 	for (i = 0; i < ntasks; i++) {
 		pids[i] = fork();
 		if (pids[i] < 0) {
@@ -177,11 +181,15 @@ int main(int argc, char **argv)
 		}
 		if (pids[i] == 0) {
 			close(start[1]);
-			worker(i, argv[optind + i % ndev], deadline, fork_mode,
-			       start[0]);
+			worker(i, argv[optind + i % ndev], fork_mode, start[0]);
 		}
 	}
-	/* Release every worker at once: they all block in read() until EOF. */
+	/*
+	 * Release every worker at once: they all block in read() until EOF.
+	 * The run lasts <seconds> from here: forking 1000 tasks takes tens of
+	 * seconds on the debug kernel under TCG.
+	 */
+	*deadline_p = now_s() + seconds;
 	close(start[1]);
 	close(start[0]);
 
