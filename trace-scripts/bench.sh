@@ -25,7 +25,8 @@ case "$BENCH_REPS" in ''|*[!0-9]*|0) die "REPS=$BENCH_REPS: must be >= 1" ;; esa
 case "$BENCH_SECONDS" in ''|*[!0-9]*|0) die "SECONDS=$BENCH_SECONDS: must be >= 1" ;; esac
 
 raw=$BENCH_OUT/bench/raw
-rm -rf "$raw"
+# BENCH_RESUME=1 keeps the boots of an interrupted run that are complete.
+[ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$raw"
 mkdir -p "$raw"
 t0=$(date +%s)
 read -r -a pols <<< "$BENCH_POLICIES"
@@ -44,18 +45,29 @@ for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 		*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
 		esac
 		dir=$raw/r$rep-$pol
+		if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
+			echo "bench: rep $rep $pol: kept from the interrupted run"
+			continue
+		fi
 		echo "bench: [$(($(date +%s) - t0))s] rep $rep/$BENCH_REPS $pol ($kernel) seed $seed"
 		# A boot of the same kernel by someone else rebuilds the shared
-		# initramfs staging directory under ours: try again, up to 3 times.
+		# initramfs staging directory under ours; and under multi-threaded
+		# TCG, the text patching that turns tracepoints on sometimes
+		# traps fatally on another CPU (a panic at an int3 inside
+		# trace_sched_wakeup or a patched function). Neither says anything
+		# about the policy: try again, up to 3 times, and count them.
 		for try in 1 2 3; do
+			rm -rf "$dir"
 			make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
 				PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
 				RESULTS="$dir" TIMEOUT=$timeout \
 				CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c $cost ${wls[*]}" \
 				> "$dir.log" 2>&1 && break
-			grep -q "initramfs for $kernel failed" "$dir.log" && [ $try -lt 3 ] ||
+			why=$(grep -m1 -o "initramfs for $kernel failed\|kernel reported: .*" "$dir.log")
+			[ -n "$why" ] && [ $try -lt 3 ] ||
 				{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
-			echo "bench: initramfs of $kernel busy (concurrent boot), trying again"
+			cp "$dir.log" "$dir.failed-$try.log"
+			echo "bench: $pol rep $rep: $why; trying again" | tee -a "$raw/retries.txt"
 			sleep 5
 		done
 		got=$(sed -n 's/^policy //p' "$dir/bench-boot.txt")
@@ -65,6 +77,7 @@ for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 			"$REPORT" --window -f json -o "$dir/$w/report.json" "$dir/$w/trace.dat" ||
 				die "$dir/$w: analyser failed"
 		done
+		touch "$dir/done"
 	done
 done
 # The cost of choosing, one boot per policy with one CPU: enabling the
