@@ -11,10 +11,15 @@
 # after a short prediction) to ~1 ms. Measured spreads on cpu1 over 2000
 # sleeps, three runs: menu POLL 38-74% C6 24-55% C3 1.2-3.2% (86-119
 # entries) C1E 0.6-2%; teo C6 52-59% POLL 36-41% C3 2.9-4.6% C1E 1.5-2.4%;
-# ladder C8 72% C9 23% C7s 2.2-2.8% (44-56 entries). The test asks for at
-# least three states with >= 10 entries each, two of them with >= 5% of
-# all entries: a platform with one usable state, or a governor stuck on
-# one state, fails it.
+# ladder C8 72% C9 23% C7s 2.2-2.8% (44-56 entries). On a quiet host the
+# overshoot is tight (median idle ~190 us, p10-p90 165-240 us) and menu and
+# teo rightly settle on C3 for ~88% of entries, yet both still used six
+# states with >= 10 entries (C1, C1E, POLL and C6 for the outliers); ladder
+# used C7s/C8/C9 with 33/1584/396. How much of the mass goes to the second
+# state depends on host noise, not on the platform, so the test asks only
+# for at least three states with >= 10 entries each (0.5% of the loop): a
+# platform with one or two usable states, or a governor stuck on one
+# state, fails it.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..7"
@@ -55,10 +60,10 @@ $after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
 	ent=$(echo "$res" | sed -n 's/.*entries=\([0-9]*\).*/\1/p')
 	# A sleep whose timer expires before cpu1 reaches idle (vCPU delayed
 	# by the host) adds no entry: ladder once saw 1968 for 2000 sleeps.
-	if [ "$ent" -ge $((LOOPS * 9 / 10)) ] && [ "$s1" -ge 3 ] && [ "$s5" -ge 2 ]; then
-		ok "$g: $ent entries spread over $s1 states with >= 10, $s5 with >= 5%"
+	if [ "$ent" -ge $((LOOPS * 9 / 10)) ] && [ "$s1" -ge 3 ]; then
+		ok "$g: $ent entries spread over $s1 states with >= 10 ($s5 with >= 5%)"
 	else
-		not_ok "$g: $ent entries (>= $((LOOPS * 9 / 10))) spread over $s1 states with >= 10 (need 3), $s5 with >= 5% (need 2)"
+		not_ok "$g: $ent entries (>= $((LOOPS * 9 / 10))) spread over $s1 states with >= 10 (need 3)"
 	fi
 done
 echo menu > $C/cpuidle/current_governor

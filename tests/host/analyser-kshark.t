@@ -11,10 +11,9 @@
 # green and five magenta marks and one blue line, and none without the
 # plugin; on a real guest trace, green marks all along both CPUs.
 # Screenshots are kept in results/test/analyser-kshark/.
-cd "$(dirname "$0")/../.."
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
 out=${SIP_TEST_OUT:-results/test}/analyser-kshark
-D=tests/data/analyser
 for c in kernelshark xvfb-run import convert; do
 	if ! command -v $c >/dev/null; then
 		echo "1..0 # SKIP $c not installed"
@@ -26,19 +25,10 @@ if [ ! -f /usr/include/json-c/json.h ] || [ ! -f /usr/include/kernelshark/libksh
 	echo "1..0 # SKIP libkshark-dev or libjson-c-dev not installed"
 	exit 0
 fi
-if ! o=$(make -s --no-print-directory analyser kshark-plugin 2>&1); then
-	echo "Bail out! cannot build the plugin: $(echo "$o" | tail -1)"
-	exit 1
-fi
-P=$SIP_CACHE/tools/kshark/plugin-sip_idle.so
-R=$SIP_CACHE/tools/sip-idle-report
+need_analyser analyser kshark-plugin
+P=$TOOLS/kshark/plugin-sip_idle.so
 shot=./trace-scripts/kshark-sip-idle/ks-screenshot.sh
 rm -rf "$out"; mkdir -p "$out"
-t=0
-ok() {	# <0|1> <description>
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
 # clusters <png> <#RRGGBB>: runs of screen columns holding that colour
 # (columns less than 3 px apart belong to one mark)
 clusters() {

@@ -4,25 +4,15 @@
 # sip-idle-plot.sh on the known-answer traces: every plot is a PNG of the
 # expected size with more than the background in it, prediction.png only
 # when the trace has the prediction event, and a bad trace fails the script.
-cd "$(dirname "$0")/../.."
-D=tests/data/analyser
-TOOLS=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}/tools
-if ! o=$(make -s --no-print-directory analyser 2>&1); then
-	echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
-	exit 1
-fi
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
+need_analyser
 if ! command -v gnuplot >/dev/null; then
 	echo "1..0 # SKIP gnuplot not installed"
 	exit 0
 fi
-R=$TOOLS/sip-idle-report
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-t=0
-ok() {	# <0|1> <description>
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
 # png_ok <file> <width> <height>: a PNG of that size with > 3 colours
 png_ok() {
 	local sig w h

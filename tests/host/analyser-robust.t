@@ -6,14 +6,9 @@
 # give exit status 1 and exactly one line on stderr, never a crash. Run with
 # the ASan/UBSan build (leaks inside libtraceevent/libtracecmd on corrupt
 # input are suppressed, ours are not) and under valgrind memcheck.
-cd "$(dirname "$0")/../.."
-D=tests/data/analyser
-TOOLS=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}/tools
-if ! out=$(make -s --no-print-directory analyser-tests 2>&1); then
-	echo "Bail out! cannot build the analyser: $(echo "$out" | tail -1)"
-	exit 1
-fi
-R=$TOOLS/sip-idle-report
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
+need_analyser analyser-tests
 S=$TOOLS/sip-idle-report-san
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,11 +21,6 @@ export ASAN_OPTIONS=allocator_may_return_null=1:exitcode=86:log_path=$tmp/san/as
 export UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:log_path=$tmp/san/ubsan
 export LSAN_OPTIONS=suppressions=$PWD/tests/host/analyser-lsan.supp:print_suppressions=0
 
-t=0
-ok() {	# <0|1> <description>
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
 
 # fails_cleanly <binary> <description> <expected message part> args...:
 # status 1, one line on stderr naming the problem, nothing on stdout.

@@ -45,30 +45,17 @@
 # >= 500 periods of the window.
 #
 # KERNEL=<name> tests another kernel with a cpuidle governor (default base).
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
 kernel=${KERNEL:-base}
 smp=2
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
 out=${SIP_TEST_OUT:-results/test}/analyser-sysfs
-TOOLS=$SIP_CACHE/tools
 echo "1..13"
-if ! o=$(make -s --no-print-directory analyser 2>&1); then
-	echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
-	exit 1
-fi
-R=$TOOLS/sip-idle-report
-t=0
-ok() {	# <0|1> <description>
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
+need_analyser
 
-rm -rf "$out"; mkdir -p "$(dirname "$out")"
 g=/sys/devices/system/cpu/cpuidle
-make --no-print-directory boot KERNEL=$kernel SMP=$smp PLATFORM=x86-client \
-	APPEND=cpuidle.governor=menu TIMEOUT=240 RESULTS=$out \
-	CMD="cat $g/current_governor_ro > /results/governor.txt && /sip/trace-scripts/record.sh -t 3 -w mixed" \
-	>"$out.log" 2>&1
+record_mixed "$out" "cat $g/current_governor_ro > /results/governor.txt" \
+	KERNEL=$kernel SMP=$smp PLATFORM=x86-client APPEND=cpuidle.governor=menu
 rc=$?
 ok $rc "boot $kernel with cpuidle.governor=menu and record 3 s of the mixed workload (status $rc)"
 gov=$(cat $out/governor.txt 2>/dev/null)
@@ -83,14 +70,9 @@ periods=$(awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6
 ok "$([ "$lost" = 0 ] && [ "${periods:-0}" -ge 500 ]; echo $?)" \
 	"no lost events (got '$lost'), the window holds $periods idle periods (>= 500)"
 
-# edge periods per CPU, from the trace (trace-cmd report is in time order)
-trace-cmd report -i $out/trace.dat 2>/dev/null |
-	awk '/tracing_mark_write: sip-cpuidle read/ { if (!seen++) in_edge = 1; else in_edge = 0; next }
-	     /tracing_mark_write: sip-window start/ { in_edge = 0; next }
-	     /tracing_mark_write: sip-window end/ { in_edge = 1; next }
-	     in_edge && / cpu_idle: +state=4294967295 / { sub(/.*cpu_id=/, ""); e[$1 + 0]++ }
-	     END { for (c = 0; c < '$smp'; c++) print c, e[c] + 1 }' > $out/edge.txt
-nmark=$(trace-cmd report -i $out/trace.dat 2>/dev/null | grep -c 'tracing_mark_write: sip-cpuidle read')
+# edge periods per CPU, from the trace
+edge_periods $out/trace.dat $smp > $out/edge.txt
+nmark=$(count_markers $out/trace.dat)
 ok "$([ "$nmark" = 2 ] && [ "$(wc -l < $out/edge.txt)" = $smp ]; echo $?)" \
 	"the trace has both \"sip-cpuidle read\" markers ($nmark); edge periods per CPU:$(awk '{ printf " cpu%s %s", $1, $2 }' $out/edge.txt)"
 

@@ -6,22 +6,12 @@
 # itself against traced predictions; medians and min-max of the analyser's
 # figures of a known-answer trace land in bench.json with the schema of
 # the contract; a boot with a missing file fails with one line.
-cd "$(dirname "$0")/../.."
-D=tests/data/analyser
-TOOLS=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}/tools
-if ! o=$(make -s --no-print-directory analyser 2>&1); then
-	echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
-	exit 1
-fi
-R=$TOOLS/sip-idle-report
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
+need_analyser
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 echo "1..8"
-t=0
-ok() {	# <0|1> <description>
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
 
 # 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):
 # predictions before each wait 0, 20, 20, 20, 20, 200, 200, 200 us.

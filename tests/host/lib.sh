@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by the host tests (tests/host/*.t), sourced after a cd to the top
+# of the checkout: the analyser built once, a TAP counter, and the
+# recording of a guest run with the counters read beside the window.
+
+export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+TOOLS=$SIP_CACHE/tools
+R=$TOOLS/sip-idle-report
+D=tests/data/analyser
+t=0
+
+# ok <0|1> <description>: one TAP line, numbered in order
+ok() {
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+
+# need_analyser [make targets]: build sip-idle-report and its tools (or
+# the targets given), or bail out
+need_analyser() {
+	local o
+	if ! o=$(make -s --no-print-directory "${@:-analyser}" 2>&1); then
+		echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
+		exit 1
+	fi
+}
+
+# record_mixed <out> <first> <make boot VAR=value ...>: boot a guest, run
+# the guest command <first> (may be empty) and record 3 s of the mixed
+# workload with trace-scripts/record.sh into <out> (trace.dat,
+# platform.txt, the counters before and after the window), the console
+# in <out>.log. Returns make boot's status. make boot builds the kernel
+# first when it was never built (clean clone).
+record_mixed() {
+	local out=$1 first=${2:-true}
+	shift 2
+	rm -rf "$out"
+	mkdir -p "$(dirname "$out")"
+	make --no-print-directory boot "$@" TIMEOUT=240 RESULTS="$out" \
+		CMD="$first && /sip/trace-scripts/record.sh -t 3 -w mixed" >"$out.log" 2>&1
+}
+
+# edge_periods <trace.dat> <ncpus>: "cpu n" per CPU, n = the idle periods
+# the counters read beside the window may hold and the window does not.
+# record.sh writes the marker "sip-cpuidle read" before its first counter
+# read and after its last one; the periods of a CPU that end between that
+# marker and "sip-window start", or between "sip-window end" and the last
+# marker, plus the one straddling the start, are the edge. Measured from
+# the trace, not guessed: a pairing error is off by far more.
+edge_periods() {
+	trace-cmd report -i "$1" 2>/dev/null |
+		awk -v ncpu="$2" '
+		/tracing_mark_write: sip-cpuidle read/ { in_edge = !seen++; next }
+		/tracing_mark_write: sip-window start/ { in_edge = 0; next }
+		/tracing_mark_write: sip-window end/ { in_edge = 1; next }
+		in_edge && / cpu_idle: +state=4294967295 / { sub(/.*cpu_id=/, ""); e[$1 + 0]++ }
+		END { for (c = 0; c < ncpu; c++) print c, e[c] + 1 }'
+}
+
+# count_markers <trace.dat>: how many "sip-cpuidle read" markers (2 when
+# record.sh bracketed the window)
+count_markers() {
+	trace-cmd report -i "$1" 2>/dev/null | grep -c 'tracing_mark_write: sip-cpuidle read'
+}
