@@ -19,14 +19,18 @@
 #    above 20 us is entered and every prediction says latency_req_ns=20000;
 #  7 held at 0, cpuidle is not entered (no state's usage moves) and every
 #    prediction has state=-1;
-#  8 a CPU taken offline and back online idles again and its idle periods
+#  8 held at -2 (the device takes any s32; 2 bytes, parsed as hex text;
+#    -1 is PM_QOS_DEFAULT_VALUE, "no request"),
+#    the limit counts as 0: every prediction says latency_req_ns=0 and
+#    state=-1, no state's usage moves;
+#  9 a CPU taken offline and back online idles again and its idle periods
 #    are counted (the emulated driver keeps the cpuidle devices of offline
 #    CPUs, so the files stay).
 # Skips on a kernel without the series (no sched_idle_predict event).
 T=/sys/kernel/tracing
 C=/sys/devices/system/cpu
 EV=$T/events/sched/sched_idle_predict
-N=8
+N=9
 echo "1..$N"
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 if [ ! -d "$EV" ]; then
@@ -167,9 +171,24 @@ if [ "$u0" = "$u1" ] && [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
 else
 	nok 7 "latency limit 0: cpuidle not entered"
 fi
-exec 3>&-
 
 # 8
+echo -n -2 >&3
+sleep 1
+u0=$(usage_total)
+record 2
+u1=$(usage_total)
+res=$(grep 'sched_idle_predict:' $T/trace | awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
+set -- $res
+echo "# -2: usage $u0 -> $u1, $1 predictions, $2 not state=-1 with latency_req_ns=0"
+if [ "$u0" = "$u1" ] && [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
+	ok 8 "negative latency limit counts as 0: cpuidle not entered"
+else
+	nok 8 "negative latency limit counts as 0: cpuidle not entered"
+fi
+exec 3>&-
+
+# 9
 if [ -e $C/cpu1/online ]; then
 	echo 0 > $C/cpu1/online; off=$?
 	echo 1 > $C/cpu1/online; on=$?
@@ -179,10 +198,10 @@ if [ -e $C/cpu1/online ]; then
 	set -- $(sums 1)
 	echo "# offline rc $off, online rc $on; cpu1 stats sum $a, then $2 a second later"
 	if [ $off = 0 ] && [ $on = 0 ] && [ "$2" -gt "$a" ]; then
-		ok 8 "CPU offline and online, then idle periods are counted"
+		ok 9 "CPU offline and online, then idle periods are counted"
 	else
-		nok 8 "CPU offline and online, then idle periods are counted"
+		nok 9 "CPU offline and online, then idle periods are counted"
 	fi
 else
-	echo "ok 8 - CPU offline and online # SKIP cpu1 cannot go offline"
+	echo "ok 9 - CPU offline and online # SKIP cpu1 cannot go offline"
 fi
