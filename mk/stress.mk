@@ -34,7 +34,6 @@ HELP += \
 .PHONY: stress kernel-debug kselftest
 
 kselftest: deps
-	@[ -x /bin/bash-static ] || apt-get install -y -q bash-static > /dev/null
 	@./tests/stress/kselftest.sh results/kselftest
 
 kernel-debug: kernel-tree
