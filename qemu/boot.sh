@@ -44,10 +44,9 @@ to_ns() {
 	echo $((v * m))
 }
 
-./qemu/mkinitramfs.sh "$KERNEL" || fail "initramfs for $KERNEL failed"
-
 run=$(mktemp -d /tmp/sip-boot.XXXXXX)
 trap 'rm -rf "$run"' EXIT
+./qemu/mkinitramfs.sh "$KERNEL" "$run/base.cpio" || fail "initramfs for $KERNEL failed"
 nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 
 # The per-boot part of the initramfs: the command and its environment,
@@ -59,7 +58,7 @@ printf '%s\n' "$CMD" > "$run/cpio/sip-cmd"
 		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$nonce"
 } > "$run/cpio/sip-env"
 (cd "$run/cpio" && printf 'sip-cmd\nsip-env\n' | cpio -o -H newc --quiet) > "$run/cmd.cpio"
-cat "$cache/$KERNEL/initramfs.cpio" "$run/cmd.cpio" > "$run/initrd"
+cat "$run/base.cpio" "$run/cmd.cpio" > "$run/initrd"
 
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -machine pc -cpu max
 	-smp "$SMP" -m "$MEM" -nodefaults -no-user-config -no-reboot
@@ -89,22 +88,26 @@ if [ "$V" = 1 ]; then
 	echo
 fi
 
-rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
-log=$RESULTS/console.log
+# The console is logged in the boot's own directory and judged from
+# there; RESULTS is filled when the guest is gone, so two boots given the
+# same RESULTS cannot read each other's console.
 start=$(date +%s)
 timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null 2>"$run/qemu.err" |
-	sed -u 's/\r$//' | tee "$log"
+	sed -u 's/\r$//' | tee "$run/console.log"
 qrc=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - start))
 
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
 tar -xf "$run/results.img" -C "$RESULTS" 2>/dev/null
+cp "$run/console.log" "$RESULTS/console.log"
 [ -s "$run/qemu.err" ] && cp "$run/qemu.err" "$RESULTS/qemu.err"
+log=$RESULTS/console.log
 
 # The exit status line carries this boot's nonce, so a command printing
 # something similar cannot fake it.
-status=$(grep -a "^SIP-EXIT-$nonce " "$log" | tail -1 | awk '{print $2}')
-problem=$(grep -a -m1 -E 'Kernel panic|BUG:|Oops|WARNING:|general protection fault|INFO: task .* blocked|watchdog: BUG|KASAN|UBSAN|kmemleak: [0-9]+ new suspected' "$log" |
+status=$(grep -a "^SIP-EXIT-$nonce " "$run/console.log" | tail -1 | awk '{print $2}')
+problem=$(grep -a -m1 -E 'Kernel panic|BUG:|Oops|WARNING:|general protection fault|INFO: task .* blocked|watchdog: BUG|KASAN|UBSAN|kmemleak: [0-9]+ new suspected' "$run/console.log" |
 	sed 's/^\[[ 0-9.]*\] //')
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then

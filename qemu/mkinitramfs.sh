@@ -6,28 +6,45 @@
 # host), the out-of-tree modules built for that kernel, and a copy of the
 # project's tests/ and trace-scripts/.
 #
-# usage: mkinitramfs.sh <kernel-name>      (SIP_CACHE, run from the checkout)
+# usage: mkinitramfs.sh <kernel-name> [<out.cpio>]   (SIP_CACHE, run from
+#        the checkout; default out: $SIP_CACHE/<kernel-name>/initramfs.cpio)
+#
+# Boots of the same kernel may run at once, from one checkout or several
+# (a clone beside the working tree): each call stages in its own temporary
+# directory and writes its own output, and the parts shared in the cache
+# (the guest tools, cpupower) are built under a lock, so no boot picks up
+# another's half-written files or another checkout's tests.
 set -eu
 
 k=$1
 cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
 top=$(pwd)
 obj=$cache/$k/obj
-stage=$cache/$k/initramfs
 tools=$cache/tools/guest
-out=$cache/$k/initramfs.cpio
+out=${2:-$cache/$k/initramfs.cpio}
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 [ -f "$obj/arch/x86/boot/bzImage" ] || die "kernel $k is not built ($obj)"
+stage=$(mktemp -d "${TMPDIR:-/tmp}/sip-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
 
-# Static guest tools, rebuilt when their source changed.
+# The shared builds below, one caller at a time.
+mkdir -p "$cache/$k"
+exec 9>"$cache/initramfs.lock"
+flock 9
+
+# Static guest tools, rebuilt when their source differs from the one they
+# were built from (by content: checkouts share the cache, and a clone's
+# files are all newer than the working tree's).
 mkdir -p "$tools"
 for c in tests/guest/*.c tests/workloads/*.c; do
 	[ -f "$c" ] || continue
 	b=$tools/$(basename "$c" .c)
-	if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then
+	sum=$(sha256sum < "$c")
+	if [ ! -x "$b" ] || [ "$(cat "$b.src-sha256" 2>/dev/null)" != "$sum" ]; then
 		gcc -static -O2 -Wall -Wextra -Werror -o "$b" "$c" -lm ||
 			die "cannot build guest tool $c"
+		echo "$sum" > "$b.src-sha256"
 	fi
 done
 
@@ -47,7 +64,6 @@ if [ -d "$cache/$k/src/tools/power/cpupower" ] && [ ! -x "$cpp/cpupower" ]; then
 		CPUFREQ_BENCH=false >"$cpp.log" 2>&1 || echo "mkinitramfs: cpupower does not build for $k (see $cpp.log)" >&2
 fi
 
-rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib64,etc,proc,sys,dev,tmp,results,sip}
 cp /bin/busybox "$stage/bin/busybox"
 cp qemu/guest-init.sh "$stage/init"
@@ -84,5 +100,6 @@ touch "$stage/lib/modules/$rel/modules.dep"
 cp -r tests trace-scripts "$stage/sip/"
 find "$stage/sip" -name '*.o' -delete
 
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out.tmp"
-mv "$out.tmp" "$out"
+flock -u 9
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out.tmp.$$"
+mv "$out.tmp.$$" "$out"
