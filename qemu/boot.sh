@@ -74,7 +74,6 @@ for d in $DISKS; do
 	i=$((i + 1))
 done
 [ $i -le 8 ] || fail "at most 8 DISKS"
-truncate -s 256M "$run/results.img"
 qemu+=(-drive "file=$run/results.img,format=raw,if=none,id=res,cache=unsafe"
 	-device "virtio-blk-pci,drive=res,addr=0x1f,serial=sipresults")
 
@@ -91,16 +90,41 @@ fi
 # The console is logged in the boot's own directory and judged from
 # there; RESULTS is filled when the guest is gone, so two boots given the
 # same RESULTS cannot read each other's console.
+#
+# Under multi-threaded TCG a vCPU sometimes executes the int3 that x86 text
+# patching (text_poke_bp(): tracepoints, jump labels, ftrace) leaves while
+# it rewrites an instruction, after the patching CPU has finished and no
+# longer claims it: the kernel dies with "int3: 0000 [#1]". It is a fault
+# of the emulation, not of the guest (design/contract.md), and it happens
+# when tracing is switched on, so such a boot is run once more, in the
+# time TIMEOUT leaves, and says so on stderr. A kernel that really hits a
+# stray int3 hits it again and fails.
 start=$(date +%s)
-timeout -k 5 "$TIMEOUT" "${qemu[@]}" </dev/null 2>"$run/qemu.err" |
-	sed -u 's/\r$//' | tee "$run/console.log"
-qrc=${PIPESTATUS[0]}
-elapsed=$(($(date +%s) - start))
+tries=1
+while :; do
+	rm -f "$run/results.img"
+	truncate -s 256M "$run/results.img"
+	left=$((TIMEOUT - ($(date +%s) - start)))
+	timeout -k 5 "$left" "${qemu[@]}" </dev/null 2>"$run/qemu.err" |
+		sed -u 's/\r$//' | tee "$run/console.log"
+	qrc=${PIPESTATUS[0]}
+	elapsed=$(($(date +%s) - start))
+	if [ $tries = 1 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ] &&
+	   [ $((TIMEOUT - elapsed)) -ge 30 ] &&
+	   grep -aq -E '^\[[ 0-9.]*\] int3: 0000 \[#1\]' "$run/console.log"; then
+		cp "$run/console.log" "$run/console-int3.log"
+		echo "boot: $KERNEL: int3 trap in text patching after ${elapsed}s (multi-threaded TCG); booting again" >&2
+		tries=2
+		continue
+	fi
+	break
+done
 
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 tar -xf "$run/results.img" -C "$RESULTS" 2>/dev/null
 cp "$run/console.log" "$RESULTS/console.log"
+[ -f "$run/console-int3.log" ] && cp "$run/console-int3.log" "$RESULTS/console-int3.log"
 [ -s "$run/qemu.err" ] && cp "$run/qemu.err" "$RESULTS/qemu.err"
 log=$RESULTS/console.log
 
