@@ -157,35 +157,27 @@ else
 	nok 6 "latency limit 20 us honoured"
 fi
 
-# 7
-echo -n 0x0000 >&3
-sleep 1
-u0=$(usage_total)
-record 2
-u1=$(usage_total)
-res=$(grep 'sched_idle_predict:' $T/trace | awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
-set -- $res
-echo "# 0 us: usage $u0 -> $u1, $1 predictions, $2 not state=-1 with latency_req_ns=0"
-if [ "$u0" = "$u1" ] && [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
-	ok 7 "latency limit 0: cpuidle not entered"
-else
-	nok 7 "latency limit 0: cpuidle not entered"
-fi
-
-# 8
-echo -n -2 >&3
-sleep 1
-u0=$(usage_total)
-record 2
-u1=$(usage_total)
-res=$(grep 'sched_idle_predict:' $T/trace | awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
-set -- $res
-echo "# -2: usage $u0 -> $u1, $1 predictions, $2 not state=-1 with latency_req_ns=0"
-if [ "$u0" = "$u1" ] && [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
-	ok 8 "negative latency limit counts as 0: cpuidle not entered"
-else
-	nok 8 "negative latency limit counts as 0: cpuidle not entered"
-fi
+# no_cpuidle <n> <text for the QoS device> <what>: with the limit written,
+# no state's usage moves and every prediction has latency_req_ns=0 and
+# state=-1
+no_cpuidle() {
+	echo -n "$2" >&3
+	sleep 1
+	u0=$(usage_total)
+	record 2
+	u1=$(usage_total)
+	res=$(grep 'sched_idle_predict:' $T/trace |
+		awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
+	set -- "$1" "$2" "$3" $res
+	echo "# $2: usage $u0 -> $u1, $4 predictions, $5 not state=-1 with latency_req_ns=0"
+	if [ "$u0" = "$u1" ] && [ "$4" -gt 0 ] && [ "$5" = 0 ]; then
+		ok "$1" "$3: cpuidle not entered"
+	else
+		nok "$1" "$3: cpuidle not entered"
+	fi
+}
+no_cpuidle 7 0x0000 "latency limit 0"
+no_cpuidle 8 -2 "negative latency limit counts as 0"
 exec 3>&-
 
 # 9

@@ -33,14 +33,20 @@ want_cpu_io=$(grep -o '[0-9]* with the cache line' design/io-latency.md | awk '{
 want_cpu_idle=$(grep -o 'Memory per CPU: [0-9]* bytes' design/series.md | awk '{ print $4 }')
 echo "# design: per task $want_task, per CPU io_latency $want_cpu_io, cpuidle_device +$want_cpu_idle"
 
-# 1
-tb=$(size "$b" init_task) tp=$(size "$p" init_task)
-echo "# sizeof(struct task_struct): base $tb, patched $tp"
-if [ -n "$want_task" ] && [ -n "$tb" ] && [ -n "$tp" ] && [ $((tp - tb)) = "$want_task" ]; then
-	echo "ok 1 - per task: +$((tp - tb)) bytes, as design/io-latency.md states"
-else
-	echo "not ok 1 - per task: +$((${tp:-0} - ${tb:-0})) bytes, design/io-latency.md states '$want_task'"
-fi
+# grows <n> <what> <symbol> <struct> <bytes the design states> <design
+# file>: the patched kernel's <symbol> is that many bytes larger
+grows() {
+	local sb sp
+	sb=$(size "$b" "$3") sp=$(size "$p" "$3")
+	echo "# sizeof(struct $4): base $sb, patched $sp"
+	if [ -n "$5" ] && [ -n "$sb" ] && [ -n "$sp" ] && [ $((sp - sb)) = "$5" ]; then
+		echo "ok $1 - $2: +$((sp - sb)) bytes, as $6 states"
+	else
+		echo "not ok $1 - $2: +$((${sp:-0} - ${sb:-0})) bytes, $6 states '$5'"
+	fi
+}
+
+grows 1 "per task" init_task task_struct "$want_task" design/io-latency.md
 
 # 2
 s=$(size "$p" io_latency_cpus) a=$(addr "$p" io_latency_cpus)
@@ -53,14 +59,7 @@ else
 	echo "not ok 2 - per CPU, IO latency: $s bytes in $((${next:-0} - ${a:-0})), design says $want_cpu_io"
 fi
 
-# 3
-db=$(size "$b" cpuidle_dev) dp=$(size "$p" cpuidle_dev)
-echo "# sizeof(struct cpuidle_device): base $db, patched $dp"
-if [ -n "$want_cpu_idle" ] && [ -n "$db" ] && [ -n "$dp" ] && [ $((dp - db)) = "$want_cpu_idle" ]; then
-	echo "ok 3 - per CPU, cpuidle_device: +$((dp - db)) bytes, as design/series.md states"
-else
-	echo "not ok 3 - per CPU, cpuidle_device: +$((${dp:-0} - ${db:-0})), design/series.md states '$want_cpu_idle'"
-fi
+grows 3 "per CPU, cpuidle_device" cpuidle_dev cpuidle_device "$want_cpu_idle" design/series.md
 
 pb=$(addr "$b" __per_cpu_end) pp=$(addr "$p" __per_cpu_end)
 echo "# static per-CPU area: base $pb, patched $pp bytes ($((pp - pb)); the governors' per-CPU data is gone)"
