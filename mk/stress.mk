@@ -25,7 +25,7 @@ STRESS_TIMEOUT ?= 1800
 STRESS_RESULTS ?= results/stress
 
 HELP += \
-	"stress       the full reliability suite on the debug kernel (built if missing): 1000 tasks in IO," \
+	"stress       the full reliability suite on the debug kernel (rebuilt if the series changed): 1000 tasks in IO," \
 	"             fork storm + kmemleak, 500 CPU hotplug cycles, PM QoS and state flapping, driver reload" \
 	"             [STRESS_FORM=full|short] [STRESS_SMP=4] [STRESS_MEM=2G] [STRESS_RESULTS=results/stress]" \
 	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) (patched + qemu/config/debug.config)" \
@@ -43,8 +43,9 @@ kernel-debug: kernel-tree
 	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(DEBUG_KERNEL)/src $(DEBUG_OBJ) \
 		$(call FRAGS,patched) qemu/config/debug.config
 
-stress: deps
-	@[ -f $(DEBUG_OBJ)/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel-debug
+# kernel-debug every time: the series may have changed since the last
+# build (an unchanged tree costs one incremental make).
+stress: deps kernel-debug
 	@mkdir -p $(STRESS_RESULTS)
 	@MEM=$(STRESS_MEM) KERNEL=$(DEBUG_KERNEL) SMP=$(STRESS_SMP) APPEND='$(STRESS_APPEND)' \
 		DISKS='$(STRESS_DISKS)' TIMEOUT=$(STRESS_TIMEOUT) RESULTS=$(STRESS_RESULTS) \
