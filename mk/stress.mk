@@ -9,7 +9,10 @@
 # patched-debug/src is a link to patched/src: the debug kernel is always the
 # series as `make kernel` applied it, with its own objects.
 
-DEBUG_KERNEL  := patched-debug
+# STRESS_KERNEL=base runs the same suite on the vanilla tree with the same
+# debug options: the control for anything the patched run reports.
+STRESS_KERNEL ?= patched
+DEBUG_KERNEL  := $(STRESS_KERNEL)-debug
 DEBUG_OBJ     := $(SIP_CACHE)/$(DEBUG_KERNEL)/obj
 STRESS_SMP    ?= 4
 STRESS_MEM    ?= 2G
@@ -18,7 +21,9 @@ STRESS_FORM   ?= full
 # The debug kernel is so slow under TCG that ACPI's PCI interrupt routing
 # (_PRT) hits the AML loop timeout and the boot never reaches userspace;
 # pci=noacpi routes PCI interrupts from the PIRQ table instead.
-STRESS_APPEND ?= pci=noacpi
+# rcutree.kthread_prio=1: RCU's kthreads at SCHED_FIFO 1 (tests/stress/stress.sh
+# says why).
+STRESS_APPEND ?= pci=noacpi rcutree.kthread_prio=1
 # e.g. STRESS_ENV='STRESS_HOTPLUG=100 STRESS_IO_S=30' (see tests/stress/stress.sh)
 STRESS_ENV    ?=
 STRESS_TIMEOUT ?= 1800
@@ -28,7 +33,8 @@ HELP += \
 	"stress       the full reliability suite on the debug kernel (rebuilt if the series changed): 1000 tasks in IO," \
 	"             fork storm + kmemleak, 500 CPU hotplug cycles, PM QoS and state flapping, driver reload" \
 	"             [STRESS_FORM=full|short] [STRESS_SMP=4] [STRESS_MEM=2G] [STRESS_RESULTS=results/stress]" \
-	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) (patched + qemu/config/debug.config)" \
+	"             [STRESS_KERNEL=patched|base: base is the control, the vanilla tree with the same debug options]" \
+	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) ($(STRESS_KERNEL) + qemu/config/debug.config)" \
 	"kselftest    the tree's timers, cpu-hotplug and ftrace selftests on base and patched: table in results/kselftest"
 
 .PHONY: stress kernel-debug kselftest
@@ -38,10 +44,10 @@ kselftest: deps
 
 kernel-debug: kernel-tree
 	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
-	@[ -e $(SIP_CACHE)/$(DEBUG_KERNEL)/src ] || ln -s ../patched/src $(SIP_CACHE)/$(DEBUG_KERNEL)/src
+	@[ -e $(SIP_CACHE)/$(DEBUG_KERNEL)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(DEBUG_KERNEL)/src
 	@echo "kernel: building $(DEBUG_KERNEL) in $(DEBUG_OBJ)"
 	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(DEBUG_KERNEL)/src $(DEBUG_OBJ) \
-		$(call FRAGS,patched) qemu/config/debug.config
+		$(call FRAGS,$(STRESS_KERNEL)) qemu/config/debug.config
 
 # kernel-debug every time: the series may have changed since the last
 # build (an unchanged tree costs one incremental make).

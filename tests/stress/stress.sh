@@ -94,6 +94,26 @@ load_stop() {
 	! grep -q 'LOAD-FAILED\|hang' /tmp/load.out
 }
 
+# Softirq threads at SCHED_FIFO 1, as PREEMPT_RT runs its timer threads.
+# Expired timers are run from softirq at interrupt exit, and handed to
+# ksoftirqd when that takes long, which under KASAN and TCG it does; a
+# ksoftirqd at nice 0 among TASKS runnable tasks per 4 CPUs then waits
+# tens of seconds, no timer fires on its CPU, RCU's grace-period kthread
+# is never woken and the kernel reports an RCU stall. Full runs showed
+# that on the vanilla kernel as on the series (design/reliability.md).
+# make stress also boots with rcutree.kthread_prio=1 (RCU's own kthreads
+# at FIFO 1) and RCU priority boosting in the debug kernel.
+sirq=
+for p in /proc/[0-9]*; do
+	read -r comm < "$p/comm" 2>/dev/null || continue
+	case "$comm" in ksoftirqd/*) sirq="$sirq ${p#/proc/}" ;; esac
+done
+if [ -n "$sirq" ] && sched-fifo 1 $sirq; then
+	diag "softirq threads at SCHED_FIFO 1:$sirq"
+else
+	diag "could not give the softirq threads SCHED_FIFO 1 ($sirq)"
+fi
+
 # 1 io
 # The flipper writes random states' disable files every 20 ms until the IO
 # is done; the picks come from one awk so the loop forks nothing but usleep.
