@@ -168,9 +168,9 @@ no_cpuidle() {
 	u1=$(usage_total)
 	res=$(grep 'sched_idle_predict:' $T/trace |
 		awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
-	set -- "$1" "$2" "$3" $res
-	echo "# $2: usage $u0 -> $u1, $4 predictions, $5 not state=-1 with latency_req_ns=0"
-	if [ "$u0" = "$u1" ] && [ "$4" -gt 0 ] && [ "$5" = 0 ]; then
+	np=${res% *} nother=${res#* }
+	echo "# $2: usage $u0 -> $u1, $np predictions, $nother not state=-1 with latency_req_ns=0"
+	if [ "$u0" = "$u1" ] && [ "$np" -gt 0 ] && [ "$nother" = 0 ]; then
 		ok "$1" "$3: cpuidle not entered"
 	else
 		nok "$1" "$3: cpuidle not entered"

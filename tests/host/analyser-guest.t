@@ -59,9 +59,10 @@ while read -r s de dr dn; do
 	sum=$((sum + d))
 done < $out/driver-delta.txt
 nstates=$(wc -l < $out/driver-delta.txt)
-edge_periods $out/trace.dat $smp > $out/edge.txt
+trace-cmd report -i $out/trace.dat > $out/report.txt 2>/dev/null
+edge_periods $out/report.txt $smp > $out/edge.txt
 edge=$(awk '{ s += $2 } END { print s + 0 }' $out/edge.txt)
-nmark=$(count_markers $out/trace.dat)
+nmark=$(count_markers $out/report.txt)
 ok "$([ "$nmark" = 2 ] && [ $sum -le "$edge" ] && [ "$nstates" -ge 9 ]; echo $?)" \
 	"entries per state, trace/driver, differ by $sum in all (at most the $edge edge periods, $nmark markers):$detail"
 total_periods=$(csv cpu all "" idle_periods)

@@ -71,8 +71,9 @@ ok "$([ "$lost" = 0 ] && [ "${periods:-0}" -ge 500 ]; echo $?)" \
 	"no lost events (got '$lost'), the window holds $periods idle periods (>= 500)"
 
 # edge periods per CPU, from the trace
-edge_periods $out/trace.dat $smp > $out/edge.txt
-nmark=$(count_markers $out/trace.dat)
+trace-cmd report -i $out/trace.dat > $out/report.txt 2>/dev/null
+edge_periods $out/report.txt $smp > $out/edge.txt
+nmark=$(count_markers $out/report.txt)
 ok "$([ "$nmark" = 2 ] && [ "$(wc -l < $out/edge.txt)" = $smp ]; echo $?)" \
 	"the trace has both \"sip-cpuidle read\" markers ($nmark); edge periods per CPU:$(awk '{ printf " cpu%s %s", $1, $2 }' $out/edge.txt)"
 

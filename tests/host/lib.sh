@@ -41,25 +41,25 @@ record_mixed() {
 		CMD="$first && /sip/trace-scripts/record.sh -t 3 -w mixed" >"$out.log" 2>&1
 }
 
-# edge_periods <trace.dat> <ncpus>: "cpu n" per CPU, n = the idle periods
-# the counters read beside the window may hold and the window does not.
+# edge_periods <report> <ncpus>: "cpu n" per CPU, n = the idle periods
+# the counters read beside the window may hold and the window does not;
+# <report> is the trace as `trace-cmd report` prints it (time order).
 # record.sh writes the marker "sip-cpuidle read" before its first counter
 # read and after its last one; the periods of a CPU that end between that
 # marker and "sip-window start", or between "sip-window end" and the last
 # marker, plus the one straddling the start, are the edge. Measured from
 # the trace, not guessed: a pairing error is off by far more.
 edge_periods() {
-	trace-cmd report -i "$1" 2>/dev/null |
-		awk -v ncpu="$2" '
+	awk -v ncpu="$2" '
 		/tracing_mark_write: sip-cpuidle read/ { in_edge = !seen++; next }
 		/tracing_mark_write: sip-window start/ { in_edge = 0; next }
 		/tracing_mark_write: sip-window end/ { in_edge = 1; next }
 		in_edge && / cpu_idle: +state=4294967295 / { sub(/.*cpu_id=/, ""); e[$1 + 0]++ }
-		END { for (c = 0; c < ncpu; c++) print c, e[c] + 1 }'
+		END { for (c = 0; c < ncpu; c++) print c, e[c] + 1 }' "$1"
 }
 
-# count_markers <trace.dat>: how many "sip-cpuidle read" markers (2 when
+# count_markers <report>: how many "sip-cpuidle read" markers (2 when
 # record.sh bracketed the window)
 count_markers() {
-	trace-cmd report -i "$1" 2>/dev/null | grep -c 'tracing_mark_write: sip-cpuidle read'
+	grep -c 'tracing_mark_write: sip-cpuidle read' "$1"
 }
