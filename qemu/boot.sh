@@ -99,6 +99,7 @@ fi
 # when tracing is switched on, so such a boot is run once more, in the
 # time TIMEOUT leaves, and says so on stderr. A kernel that really hits a
 # stray int3 hits it again and fails.
+timed_out() { [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; }
 start=$(date +%s)
 tries=1
 while :; do
@@ -109,7 +110,7 @@ while :; do
 		sed -u 's/\r$//' | tee "$run/console.log"
 	qrc=${PIPESTATUS[0]}
 	elapsed=$(($(date +%s) - start))
-	if [ $tries = 1 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ] &&
+	if [ $tries = 1 ] && ! timed_out &&
 	   [ $((TIMEOUT - elapsed)) -ge 30 ] &&
 	   grep -aq -E '^\[[ 0-9.]*\] int3: 0000 \[#1\]' "$run/console.log"; then
 		cp "$run/console.log" "$run/console-int3.log"
@@ -134,7 +135,7 @@ status=$(grep -a "^SIP-EXIT-$nonce " "$run/console.log" | tail -1 | awk '{print 
 problem=$(grep -a -m1 -E 'Kernel panic|BUG:|Oops|WARNING:|general protection fault|INFO: task .* blocked|watchdog: BUG|KASAN|UBSAN|kmemleak: [0-9]+ new suspected' "$run/console.log" |
 	sed 's/^\[[ 0-9.]*\] //')
 
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+if timed_out; then
 	fail "$KERNEL: timeout after ${TIMEOUT}s${problem:+ ($problem)}" 124
 fi
 if [ -n "$problem" ]; then

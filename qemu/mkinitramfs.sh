@@ -6,8 +6,8 @@
 # host), the out-of-tree modules built for that kernel, and a copy of the
 # project's tests/ and trace-scripts/.
 #
-# usage: mkinitramfs.sh <kernel-name> [<out.cpio>]   (SIP_CACHE, run from
-#        the checkout; default out: $SIP_CACHE/<kernel-name>/initramfs.cpio)
+# usage: mkinitramfs.sh <kernel-name> <out.cpio>   (SIP_CACHE, run from the
+#        checkout)
 #
 # Boots of the same kernel may run at once, from one checkout or several
 # (a clone beside the working tree): each call stages in its own temporary
@@ -16,12 +16,13 @@
 # another's half-written files or another checkout's tests.
 set -eu
 
+[ $# = 2 ] || { echo "usage: mkinitramfs.sh <kernel-name> <out.cpio>" >&2; exit 1; }
 k=$1
 cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
 top=$(pwd)
 obj=$cache/$k/obj
 tools=$cache/tools/guest
-out=${2:-$cache/$k/initramfs.cpio}
+out=$2
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 [ -f "$obj/arch/x86/boot/bzImage" ] || die "kernel $k is not built ($obj)"
@@ -29,7 +30,6 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/sip-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 # The shared builds below, one caller at a time.
-mkdir -p "$cache/$k"
 exec 9>"$cache/initramfs.lock"
 flock 9
 
