@@ -3,13 +3,15 @@
  * sip-idle-report - judge CPU idle-state selection from a trace.dat
  *
  *	sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]
- *			[--periods FILE] [--window] trace.dat
+ *			[--periods FILE] [--window] [--cpu-limit SEC] trace.dat
  *
  * The platform description defaults to platform.txt beside the trace when
  * that file exists. --periods writes one tab-separated line per idle period
  * (the plots use it). --window analyses only the events between the
- * "sip-window start" and "sip-window end" trace markers. Exit status: 0,
- * or 1 with one line on stderr.
+ * "sip-window start" and "sip-window end" trace markers. --cpu-limit
+ * bounds the CPU time of the process that decodes the file (default 10 s
+ * plus 1 s per MiB; 0: no limit), which a corrupt file can send into a
+ * loop inside libtracecmd. Exit status: 0, or 1 with one line on stderr.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +19,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model.h"
@@ -29,7 +32,7 @@ static const struct sip_output *const outputs[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]\n"
-		"                       [--periods FILE] [--window] trace.dat\n");
+		"                       [--periods FILE] [--window] [--cpu-limit SEC] trace.dat\n");
 }
 
 static void period_line(const struct sip_period *p, void *arg)
@@ -54,6 +57,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "periods", required_argument, NULL, 'T' },
 		{ "window", no_argument, NULL, 'w' },
+		{ "cpu-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -62,7 +66,11 @@ int main(int argc, char **argv)
 	struct sip_platform plat = { .present = false };
 	struct sip_output_opts oo = { };
 	FILE *of = stdout, *pf = NULL;
-	bool no_plat = false, window = false;
+	struct sip_read_opts ro = { };
+	bool no_plat = false, cpu_limit_set = false;
+	unsigned long secs;
+	struct stat st;
+	char *end;
 	struct sip_model *m;
 	char err[512];
 	int opt, ret = 1;
@@ -94,7 +102,19 @@ int main(int argc, char **argv)
 			periods_path = optarg;
 			break;
 		case 'w':
-			window = true;
+			ro.window = true;
+			break;
+		case 'L':
+			errno = 0;
+			secs = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			    secs > 86400 * 7) {
+				fprintf(stderr, "sip-idle-report: --cpu-limit \"%s\": seconds from 0 (no limit) to 604800\n",
+					optarg);
+				return 1;
+			}
+			ro.cpu_limit_s = secs;
+			cpu_limit_set = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -141,7 +161,9 @@ int main(int argc, char **argv)
 		fprintf(pf, "# cpu\tstart_ns\tlength_ns\tstate\toracle\tideal\tclass\tpredicted_ns\tsource\ttick_stopped\n");
 		sip_model_set_sink(m, period_line, pf);
 	}
-	if (sip_read_trace(argv[optind], m, window, err, sizeof(err))) {
+	if (!cpu_limit_set)
+		ro.cpu_limit_s = sip_read_trace_cpu_limit_s(stat(argv[optind], &st) ? 0 : st.st_size);
+	if (sip_read_trace(argv[optind], m, &ro, err, sizeof(err))) {
 		fprintf(stderr, "sip-idle-report: %s\n", err);
 		goto out;
 	}

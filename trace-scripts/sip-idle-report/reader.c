@@ -12,11 +12,26 @@
  * the model (record.sh writes them around the workload, where it also
  * snapshots the emulated platform's counters, so that the two can be
  * compared over the same interval).
+ *
+ * Damaged files: libtracecmd 1.3 and libtraceevent 1.7 (Debian 12) trust
+ * sizes and offsets in the file. Seeded corruptions of real traces made
+ * them dereference wild pointers (in kbuffer_load_subbuffer() and in the
+ * format parser) and, once, loop for over 20 minutes while growing to
+ * 14 GB. The libraries are not ours to fix, so they run in a child
+ * process, the decoder, with limits on its CPU time, its address space
+ * and the number of records it may return (SIP_RECORDS_PER_BYTE); it
+ * sends the parent the decoded events through a pipe and the parent runs
+ * the model. A decoder that dies or hits a limit is a corrupt file, told
+ * in one line; the parent never runs library code on the file's bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <trace-cmd.h>
 #include <unistd.h>
 
@@ -150,13 +165,61 @@ static const struct op ops_template[] = {
 
 #define NR_OPS	(sizeof(ops_template) / sizeof(ops_template[0]))
 
+/*
+ * What the decoder sends: events, and at the end at most one error whose
+ * message follows it (len bytes). Then it exits: 0 when the whole file
+ * was read, 1 after an error.
+ */
+enum wire_kind { WIRE_EVENT = 1, WIRE_ERROR };
+
+struct wire {
+	uint32_t kind;
+	uint32_t len;
+	struct sip_event ev;
+};
+
+/*
+ * A record takes at least 8 bytes in a CPU buffer (a 4-byte header and
+ * one 4-byte word of payload), and trace-cmd's zstd or zlib compression of
+ * whole pages shrinks real traces 2-10 times: a guest trace of 663 KB
+ * held 42041 records, 0.06 per byte. More than 8 records per byte of the
+ * file (64 times compression of the smallest records) means that the
+ * library is returning the same data again.
+ */
+#define SIP_RECORDS_PER_BYTE	8
+
+/*
+ * The decoder's own limits. CPU time: 10 s plus 1 s per MiB of file, 20
+ * times what decoding takes under TCG-sized traces here (the 663 KB guest
+ * trace decodes in 0.03 s); --cpu-limit changes it. Address space (not
+ * with AddressSanitizer, whose shadow maps terabytes): 2 GiB plus 32
+ * bytes per byte of file, for the libraries' page buffers and
+ * decompression.
+ */
+#define SIP_CPU_BASE_S		10
+#define SIP_CPU_S_PER_MIB	1
+#define SIP_AS_BASE		(2ULL << 30)
+#define SIP_AS_PER_BYTE		32
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SIP_LIMIT_AS		0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIP_LIMIT_AS		0
+#endif
+#endif
+#ifndef SIP_LIMIT_AS
+#define SIP_LIMIT_AS		1
+#endif
+
 struct reader {
 	struct op ops[NR_OPS];
 	struct tep_handle *tep;
-	struct sip_model *m;
-	int err;		/* errno of a failed feed */
+	FILE *out;		/* the pipe to the parent */
 	bool window;		/* only between the window markers */
 	bool in_window, saw_start;
+	uint64_t records, max_records;
+	bool too_many;
 };
 
 static int h_marker(struct reader *r, const struct op *op, struct tep_record *rec,
@@ -215,6 +278,13 @@ static int resolve(struct reader *r, char *err, size_t errlen)
 	return 0;
 }
 
+static int send_event(struct reader *r, const struct sip_event *ev)
+{
+	struct wire w = { .kind = WIRE_EVENT, .ev = *ev };
+
+	return fwrite(&w, sizeof(w), 1, r->out) == 1 ? 0 : -1;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		     void *data)
 {
@@ -224,16 +294,18 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	size_t i;
 
 	(void)h;
+	if (++r->records > r->max_records) {
+		r->too_many = true;
+		return -1;
+	}
 	if (rec->missed_events) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = SIP_EV_MISSED;
 		ev.ts_ns = rec->ts;
 		ev.cpu = cpu;
 		ev.missed.count = rec->missed_events;
-		if (sip_model_feed(r->m, &ev)) {
-			r->err = errno;
+		if (send_event(r, &ev))
 			return -1;
-		}
 	}
 	type = tep_data_type(r->tep, rec);
 	for (i = 0; i < NR_OPS; i++) {
@@ -248,27 +320,11 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		ev.cpu = cpu;
 		if (op->handler(r, op, rec, &ev))
 			return 0;
-		if (sip_model_feed(r->m, &ev)) {
-			r->err = errno;
-			return -1;
-		}
-		break;
+		return send_event(r, &ev);
 	}
 	return 0;
 }
 
-/**
- * sip_read_trace() - feed every event of a trace.dat to a model
- * @path: the trace
- * @m: the model
- * @window: only the events between the "sip-window" markers
- * @err: a one-line message on failure
- * @errlen: size of @err
- *
- * Return: 0, or -1 with @err filled: the file cannot be opened or is not a
- * trace, has no power:cpu_idle format or no power:cpu_idle event, or the
- * model failed.
- */
 /*
  * libtracecmd 1.3 reports some problems of a damaged file itself, whatever
  * the log level: a short file with printf() on stdout (which is the
@@ -310,32 +366,17 @@ static void quiet_end(struct quiet *q)
 	}
 }
 
-/* See sip_read_trace(): a handle libtracecmd cannot close safely. */
-struct tracecmd_input *sip_failed_handle;
-
-int sip_read_trace(const char *path, struct sip_model *m, bool window,
-		   char *err, size_t errlen)
+/*
+ * The decoder: open the trace with libtracecmd, send every event the model
+ * needs to @out, then its verdict. Return 0, or -1 with @err filled.
+ */
+static int decode(const char *path, uint64_t max_records, bool window, FILE *out,
+		  char *err, size_t errlen)
 {
+	struct reader r = { .out = out, .window = window, .max_records = max_records };
 	struct tracecmd_input *h;
-	struct reader r = { .m = m, .window = window };
-	FILE *f;
 	struct quiet q;
 	int ret;
-
-	/* Say why a file cannot be read before libtracecmd tries. */
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fgetc(f) == EOF) {
-		int e = ferror(f) ? errno : 0;
-
-		fclose(f);
-		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "empty file");
-		return -1;
-	}
-	fclose(f);
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	quiet_begin(&q);
@@ -350,12 +391,10 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 	quiet_end(&q);
 	if (ret < 0) {
 		/*
-		 * libtracecmd 1.3 (Debian 12) crashes in tracecmd_close() on a
-		 * handle whose data failed to load, e.g. a file cut inside the
-		 * CPU data (tracecmd_open() does exactly that and crashes). The
-		 * handle is left open on purpose: the program is about to exit.
+		 * libtracecmd 1.3 crashes in tracecmd_close() on a handle
+		 * whose data failed to load, e.g. a file cut inside the CPU
+		 * data: the handle is left to the decoder's exit.
 		 */
-		sip_failed_handle = h;
 		snprintf(err, errlen, "%s: the event data is truncated or corrupt", path);
 		return -1;
 	}
@@ -370,8 +409,13 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 	ret = tracecmd_iterate_events(h, NULL, 0, on_record, &r);
 	tracecmd_close(h);
 	quiet_end(&q);
-	if (r.err) {
-		snprintf(err, errlen, "%s: %s", path, strerror(r.err));
+	if (r.too_many) {
+		snprintf(err, errlen, "%s: more than %d records per byte of file: the event data is corrupt",
+			 path, SIP_RECORDS_PER_BYTE);
+		return -1;
+	}
+	if (ferror(out)) {
+		snprintf(err, errlen, "%s: writing to the analyser: %s", path, strerror(errno));
 		return -1;
 	}
 	if (ret < 0) {
@@ -380,6 +424,176 @@ int sip_read_trace(const char *path, struct sip_model *m, bool window,
 	}
 	if (window && !r.saw_start) {
 		snprintf(err, errlen, "%s: no \"" WINDOW_START "\" marker (record.sh writes it)", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+	struct rlimit rl = { .rlim_cur = soft, .rlim_max = hard };
+
+	/* Only lowers limits: a failure leaves the decoder the parent's. */
+	setrlimit(resource, &rl);
+}
+
+/* The decoder process: exits 0 (all sent) or 1 (error sent). */
+static void __attribute__((noreturn))
+decoder(const char *path, off_t size, const struct sip_read_opts *o, int fd)
+{
+	char err[512];
+	FILE *out = fdopen(fd, "w");
+	int ret;
+
+	if (!out)
+		exit(1);
+	if (o->cpu_limit_s)
+		set_limit(RLIMIT_CPU, o->cpu_limit_s, o->cpu_limit_s + 5);
+	if (SIP_LIMIT_AS)
+		set_limit(RLIMIT_AS, SIP_AS_BASE + (rlim_t)size * SIP_AS_PER_BYTE,
+			  SIP_AS_BASE + (rlim_t)size * SIP_AS_PER_BYTE);
+	ret = decode(path, (uint64_t)size * SIP_RECORDS_PER_BYTE, o->window, out,
+		     err, sizeof(err));
+	if (ret) {
+		struct wire w = { .kind = WIRE_ERROR, .len = strlen(err) };
+
+		fwrite(&w, sizeof(w), 1, out);
+		fwrite(err, 1, w.len, out);
+	}
+	if (fclose(out))
+		ret = -1;
+	exit(ret ? 1 : 0);
+}
+
+/**
+ * sip_read_trace_cpu_limit_s() - the decoder's default CPU-time limit
+ * @size: the trace's size in bytes
+ *
+ * Return: seconds of CPU time the decoder may use on a file of @size bytes.
+ */
+unsigned int sip_read_trace_cpu_limit_s(off_t size)
+{
+	return SIP_CPU_BASE_S + SIP_CPU_S_PER_MIB * (unsigned int)(size >> 20);
+}
+
+/**
+ * sip_read_trace() - feed every event of a trace.dat to a model
+ * @path: the trace
+ * @m: the model
+ * @o: only the window, the decoder's CPU-time limit
+ * @err: a one-line message on failure
+ * @errlen: size of @err
+ *
+ * The libraries decode the file in a child process (see the top of this
+ * file); this process only runs the model.
+ *
+ * Return: 0, or -1 with @err filled: the file cannot be opened or is not a
+ * trace, is corrupt (including: the decoder crashed or hit a limit), has
+ * no power:cpu_idle format or no power:cpu_idle event, or the model
+ * failed.
+ */
+int sip_read_trace(const char *path, struct sip_model *m,
+		   const struct sip_read_opts *o, char *err, size_t errlen)
+{
+	bool got_error = false, model_failed = false;
+	struct wire w;
+	struct stat st;
+	int pipefd[2], status, fd;
+	FILE *in;
+	pid_t pid;
+
+	/* Say why a file cannot be read before the decoder tries. */
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	if (!st.st_size) {
+		snprintf(err, errlen, "%s: empty file", path);
+		return -1;
+	}
+
+	if (pipe(pipefd)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* Nothing buffered may be written twice, by the decoder too. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(pipefd[0]);
+		decoder(path, st.st_size, o, pipefd[1]);
+	}
+	close(pipefd[1]);
+	in = fdopen(pipefd[0], "r");
+	if (!in) {
+		snprintf(err, errlen, "fdopen: %s", strerror(errno));
+		close(pipefd[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+
+	while (fread(&w, sizeof(w), 1, in) == 1) {
+		if (w.kind == WIRE_EVENT) {
+			if (sip_model_feed(m, &w.ev)) {
+				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				model_failed = true;
+				kill(pid, SIGKILL);
+				break;
+			}
+			continue;
+		}
+		if (w.kind == WIRE_ERROR && w.len < errlen) {
+			size_t n = fread(err, 1, w.len, in);
+
+			err[n] = 0;
+			got_error = n == w.len;
+		}
+		break;
+	}
+	fclose(in);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+	if (model_failed)
+		return -1;
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		if (sig == SIGXCPU)
+			snprintf(err, errlen,
+				 "%s: decoding used more than %u s of CPU time (a corrupt file can make libtracecmd loop; --cpu-limit changes the limit)",
+				 path, o->cpu_limit_s);
+		else if (sig == SIGKILL)
+			snprintf(err, errlen,
+				 "%s: the decoder was killed (its CPU-time limit, --cpu-limit, or the OOM killer)",
+				 path);
+		else
+			snprintf(err, errlen, "%s: libtracecmd crashed (%s) decoding it: the file is corrupt",
+				 path, strsignal(sig));
+		return -1;
+	}
+	if (WEXITSTATUS(status) == 1 && got_error)
+		return -1;
+	if (WEXITSTATUS(status) || got_error) {
+		snprintf(err, errlen, "%s: the decoder exited with status %d", path,
+			 WEXITSTATUS(status));
 		return -1;
 	}
 	if (!sip_model_report(m)->idle_events) {
