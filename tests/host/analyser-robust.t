@@ -50,6 +50,7 @@ synth() {	# <name> <script text>
 }
 
 : > "$tmp/empty.dat"
+mkfifo "$tmp/fifo"
 head -c 3000 $D/base.dat > "$tmp/cut-head.dat"
 head -c 9000 $D/base.dat > "$tmp/cut-data.dat"
 head -c $(( $(stat -c %s $D/base.dat) - 1 )) $D/base.dat > "$tmp/cut-last.dat"
@@ -65,6 +66,8 @@ for bin in "$R" "$S"; do
 	b=$(basename "$bin")
 	fails_cleanly "$bin" "$b: missing file" "No such file" "$tmp/nonexistent.dat"
 	fails_cleanly "$bin" "$b: a directory" "Is a directory" "$tmp"
+	fails_cleanly "$bin" "$b: a FIFO" "not a regular file" "$tmp/fifo"
+	fails_cleanly "$bin" "$b: --cpu-limit not a number" "seconds from 0" --cpu-limit 1s $D/base.dat
 	fails_cleanly "$bin" "$b: empty file" "empty file" "$tmp/empty.dat"
 	fails_cleanly "$bin" "$b: text file" "not a readable trace-cmd data file" "$tmp/text.dat"
 	fails_cleanly "$bin" "$b: bad magic" "not a readable trace-cmd data file" "$tmp/magic.dat"
@@ -112,6 +115,35 @@ for seed in 640 3877; do
 			"libtracecmd crashed (Segmentation fault) decoding it" "$tmp/crash-$seed.dat"
 	done
 done
+
+# The decoder's limits, with libtracecmd made to misbehave on purpose
+# (analyser-fault.c, preloaded): a loop burning CPU, the same record over
+# and over, memory growing without end, a wild pointer. Each must end in
+# one line, and in seconds. The address-space limit is not set in the
+# ASan build (its shadow maps terabytes), so "grow" runs on the plain one.
+fault=$tmp/analyser-fault.so
+if cc -O2 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags libtracecmd) \
+	-o "$fault" tests/host/analyser-fault.c -ldl 2>"$tmp/cc.err"; then
+	for bin in "$R" "$S"; do
+		b=$(basename "$bin")
+		# fault:CPU limit (grow: none, the address space is the limit):message
+		for f in spin:1:"used more than 1 s of CPU time" \
+			 repeat:1:"more than 8 records per byte of file" \
+			 segv:1:"libtracecmd crashed (Segmentation fault)" \
+			 grow:0:"error reading the event data"; do
+			IFS=: read -r fl lim msg <<<"$f"
+			[ "$bin" = "$S" ] && [ "$fl" = grow ] && continue
+			start=$(date +%s)
+			SIP_FAULT=$fl LD_PRELOAD=$fault ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 \
+				fails_cleanly "$bin" "$b: libtracecmd made to $fl" "$msg" \
+				--cpu-limit "$lim" $D/base.dat
+			secs=$(( $(date +%s) - start ))
+			ok "$([ $secs -le 30 ]; echo $?)" "$b: ... and it ended in $secs s (<= 30)"
+		done
+	done
+else
+	ok 1 "analyser-fault.so does not build: $(head -c 300 "$tmp/cc.err" | tr '\n' '|')"
+fi
 
 # Every 512th cut point of a trace: status 1 with one line, or (a cut that
 # loses nothing the reader needs) exactly the full trace's report.
