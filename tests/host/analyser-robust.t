@@ -61,6 +61,9 @@ synth nofmt "%omit cpu_idle
 1000 0 sched_switch prev_pid=0 next_pid=1"
 synth noevents "1000 0 sched_switch prev_pid=0 next_pid=1"
 printf 'sip-platform 1\nlatency_limit_us none\nstate 1 C1 1 1 1 1 enabled\n' > "$tmp/badplat.txt"
+# A control byte in a line (here GS, 0x1d) must not reach the message raw.
+printf 'sip-platform 1\nlaten\035cy_limit_us none\n' > "$tmp/ctlplat.txt"
+printf 'sip-platform 1\nplatform my/laptop\n' > "$tmp/nameplat.txt"
 
 for bin in "$R" "$S"; do
 	b=$(basename "$bin")
@@ -79,6 +82,10 @@ for bin in "$R" "$S"; do
 	fails_cleanly "$bin" "$b: malformed platform file" "badplat.txt:3: state index 1 out of order" \
 		-p "$tmp/badplat.txt" $D/base.dat
 	fails_cleanly "$bin" "$b: missing platform file" "No such file" -p "$tmp/none.txt" $D/base.dat
+	fails_cleanly "$bin" "$b: control byte in the platform file" 'ctlplat.txt:2: unknown or malformed line "laten?cy_limit_us"' \
+		-p "$tmp/ctlplat.txt" $D/base.dat
+	fails_cleanly "$bin" "$b: bad platform name" 'nameplat.txt:2: platform name "my/laptop"' \
+		-p "$tmp/nameplat.txt" $D/base.dat
 	fails_cleanly "$bin" "$b: unknown format" "unknown format" -f xml $D/base.dat
 	fails_cleanly "$bin" "$b: unwritable output" "No such file" -o "$tmp/no/dir/out" $D/base.dat
 done
@@ -144,6 +151,44 @@ if cc -O2 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags libtracecmd)
 else
 	ok 1 "analyser-fault.so does not build: $(head -c 300 "$tmp/cc.err" | tr '\n' '|')"
 fi
+
+# The platform file: 300 seeded edits of the known-answer one (a token
+# replaced by a number at a limit, a control byte, an empty string..., a
+# byte changed, bytes deleted). Status 0 and silence, or status 1 and one
+# printable line.
+cat > "$tmp/platfuzz.py" <<'EOF'
+import random, subprocess, sys
+src, binp, trace, n, path = open(sys.argv[1], "rb").read(), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+tokens = [b"0", b"-1", b"18446744073709551615", b"18446744073709551616", b"1e308",
+          b"nan", b"inf", b"", b" ", b"\t", b"\n", b"\r", b"\x1d", b"\x00", b"state",
+          b"99", b"enabled", b"disabled", b"#", b"x" * 300, b"10", b"0.5"]
+bad = 0
+for seed in range(n):
+    r = random.Random(seed)
+    b = bytearray(src)
+    for _ in range(r.choice([1, 2, 4])):
+        op, off = r.randrange(3), r.randrange(len(b))
+        if op == 0:
+            b[off:off + r.randrange(1, 8)] = r.choice(tokens)
+        elif op == 1:
+            b[off] = r.randrange(256)
+        else:
+            del b[off:off + r.randrange(1, 20)]
+    open(path, "wb").write(b)
+    p = subprocess.run([binp, "-p", path, trace], capture_output=True, timeout=60)
+    err = p.stderr
+    good = (p.returncode == 0 and not err) or \
+           (p.returncode == 1 and err.startswith(b"sip-idle-report: ") and err.endswith(b"\n") and
+            all(32 <= c < 127 for c in err[:-1]))
+    if not good:
+        bad += 1
+        print("# seed %d: status %d: %r" % (seed, p.returncode, err[:200]))
+print(bad)
+EOF
+res=$(python3 "$tmp/platfuzz.py" $D/platform.txt "$S" $D/base.dat 300 "$tmp/plat.txt")
+bad=$(echo "$res" | tail -1)
+echo "$res" | grep '^#' | head -5
+ok "$([ "$bad" = 0 ]; echo $?)" "300 edits of platform.txt: report, or one printable line ($bad bad)"
 
 # Every 512th cut point of a trace: status 1 with one line, or (a cut that
 # loses nothing the reader needs) exactly the full trace's report.

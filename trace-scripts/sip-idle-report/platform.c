@@ -49,6 +49,23 @@ static int parse_dbl(const char *s, double *v)
 	return 0;
 }
 
+/* Names end up in CSV and JSON: keep them plain. */
+#define NAME_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-"
+
+/*
+ * A token echoed in an error message, control and non-ASCII bytes shown as
+ * '?' so that the message stays one printable line.
+ */
+static const char *shown(const char *tok, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; tok[i] && i + 1 < len; i++)
+		buf[i] = tok[i] >= 0x20 && tok[i] < 0x7f ? tok[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
 /* microseconds to nanoseconds, refusing what does not fit */
 static int us_to_ns(uint64_t us, uint64_t *ns)
 {
@@ -73,7 +90,7 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 {
 	struct sip_platform p = { .present = true, .latency_limit_ns = SIP_NO_LIMIT };
 	bool header = false, have_limit = false;
-	char line[512];
+	char line[512], show[64];
 	int lineno = 0;
 	FILE *f;
 
@@ -112,7 +129,13 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 			continue;
 		}
 		if (!strcmp(tok[0], "platform") && n == 2) {
-			snprintf(p.name, sizeof(p.name), "%s", tok[1]);
+			if (strlen(tok[1]) >= sizeof(p.name) || tok[1][strspn(tok[1], NAME_CHARS)]) {
+				snprintf(err, errlen, "%s:%d: platform name \"%s\": at most %zu letters, digits and _.+-",
+					 path, lineno, shown(tok[1], show, sizeof(show)),
+					 sizeof(p.name) - 1);
+				goto bad;
+			}
+			strcpy(p.name, tok[1]);
 		} else if (!strcmp(tok[0], "latency_limit_us") && n == 2) {
 			uint64_t us;
 
@@ -137,7 +160,7 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 
 			if (parse_u64(tok[1], &idx) || idx != (uint64_t)p.nr_states) {
 				snprintf(err, errlen, "%s:%d: state index %s out of order (expected %d)",
-					 path, lineno, tok[1], p.nr_states);
+					 path, lineno, shown(tok[1], show, sizeof(show)), p.nr_states);
 				goto bad;
 			}
 			if (p.nr_states >= SIP_MAX_STATES) {
@@ -150,10 +173,9 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 				snprintf(err, errlen, "%s:%d: state name too long", path, lineno);
 				goto bad;
 			}
-			/* Names end up in CSV and JSON: keep them plain. */
-			if (tok[2][strspn(tok[2], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-")]) {
+			if (tok[2][strspn(tok[2], NAME_CHARS)]) {
 				snprintf(err, errlen, "%s:%d: state name \"%s\": only letters, digits and _.+-",
-					 path, lineno, tok[2]);
+					 path, lineno, shown(tok[2], show, sizeof(show)));
 				goto bad;
 			}
 			strcpy(s->name, tok[2]);
@@ -174,7 +196,7 @@ int sip_platform_load(const char *path, struct sip_platform *plat,
 			p.nr_states++;
 		} else {
 			snprintf(err, errlen, "%s:%d: unknown or malformed line \"%s\"", path, lineno,
-				 tok[0]);
+				 shown(tok[0], show, sizeof(show)));
 			goto bad;
 		}
 	}
