@@ -17,16 +17,13 @@
 #	diff - exit_latency(s) >= target_residency(t): below++
 #
 # with power:cpu_idle_miss emitted beside each above/below increment (the
-# analyser's kernel_above/kernel_below). The analyser's own too_deep is
-# the above rule on the traced length d; its too_shallow is "a deeper
-# allowed state has target_residency <= d", without the exit latency
-# subtracted, and d is the time between the tracepoints, some us longer
-# than diff under TCG: a period a little longer than a deeper state's
-# target residency can be too_shallow for the analyser and not below for
-# the kernel. That is a small difference on a state of hundreds of
-# entries; the per-state comparison of the analyser's own verdicts is
-# therefore made where a state has >= 100 entries, and per CPU over all
-# states.
+# analyser's kernel_above/kernel_below). The analyser's own too_deep and
+# too_shallow apply the same rules (too_shallow with the latency limit as
+# well) to the traced length d, the time between the tracepoints, which
+# under TCG is some us longer than diff: a period within a few us of a
+# threshold can get another verdict from each (see BORDER_NS below). The
+# per-state comparison of the analyser's own verdicts is made where a state
+# has >= 100 entries, and per CPU over all states.
 #
 # Tolerance: 2% of the kernel's figure, or the CPU's edge periods when
 # they are more. The counters are read before the start marker and after
@@ -99,33 +96,65 @@ ncmp=$(wc -l < $out/compare.txt)
 ok "$([ "$nsys" -ge $((9 * smp)) ] && [ "$ncmp" = "$nsys" ]; echo $?)" \
 	"sysfs has $nsys CPU states (>= $((9 * smp))), all of them in the report ($ncmp)"
 
-# compare <kernel column> <analyser column> <what>: per CPU, summed over
-# states; then per CPU and state where the kernel counted >= 100
+# Borderline periods. The analyser judges the traced length d, the kernel
+# the time around ->enter(), which under TCG is some us shorter (about 10
+# us for POLL, design/analysis.md). A period whose d is within BORDER_NS
+# of the rule's threshold can get another verdict from each, and its
+# count is added to the slack of the too_deep and too_shallow comparisons:
+# in one run, 4 of cpu0's 159 C6 "below" differed, all of them among the 7
+# C6 periods whose residency minus exit latency was 2-7 us above C7s's
+# target residency. A rule off by an exit latency (85 us for C6) or a
+# pairing error is still far outside. Per CPU and state: deep = periods
+# of state s > 0 with |d - target_residency(s)| < BORDER_NS, shallow =
+# those with |d - exit_latency(s) - target_residency(t)| < BORDER_NS, t
+# the next deeper enabled state (the one the kernel's "below" looks at).
+BORDER_NS=20000
+$R --window --periods $out/periods.tsv -f csv -o /dev/null $out/trace.dat
+awk -v b=$BORDER_NS '
+	function near(x, y) { return x - y < b && y - x < b }
+	FNR == NR { if ($1 == "state") { lat[$2] = $4 * 1000; res[$2] = $5 * 1000
+			on[$2] = $8 == "enabled"; if ($2 + 1 > ns) ns = $2 + 1 }
+		next }
+	/^#/ { next }
+	{ s = $4; k = $1 " " s; seen[k] = 1
+	  if (s > 0 && near($3, res[s])) deep[k]++
+	  for (t = s + 1; t < ns && !on[t]; t++) ;
+	  if (t < ns && near($3 - lat[s], res[t])) shallow[k]++ }
+	END { for (k in seen) print k, deep[k] + 0, shallow[k] + 0 }' \
+	FS=' ' $out/platform.txt FS='\t' $out/periods.tsv | sort -n -k1,1 -k2,2 > $out/border.txt
+
+# compare <kernel column> <analyser column> <what> [<border column>]: per
+# CPU, summed over states; then per CPU and state where the kernel counted
+# >= 100. Border column: 3 deep, 4 shallow (border.txt), none by default.
 compare() {
-	awk -v kc="$1" -v ac="$2" -v what="$3" '
+	awk -v kc="$1" -v ac="$2" -v what="$3" -v bc="${4:-0}" '
 	function bad(k, a, slack,	d, tol) {
 		d = a - k; if (d < 0) d = -d
 		tol = 0.02 * k; if (tol < slack) tol = slack
 		return d > tol
 	}
-	NR == FNR { edge[$1] = $2; next }
+	FILENAME ~ /edge.txt$/ { edge[$1] = $2; next }
+	FILENAME ~ /border.txt$/ { if (bc) { bd[$1 " " $2] = $bc; bs[$1] += $bc }; next }
 	{ ks[$1] += $kc; as[$1] += $ac
-	  if ($kc >= 100) { n++; if (bad($kc, $ac, edge[$1])) f++
+	  if ($kc >= 100) { n++; if (bad($kc, $ac, edge[$1] + bd[$1 " " $2])) f++
 		st = st sprintf(" cpu%s/%s %d/%d", $1, $2, $ac, $kc) } }
 	END {
-		for (c in ks) { if (bad(ks[c], as[c], edge[c])) f++
+		for (c in ks) { if (bad(ks[c], as[c], edge[c] + bs[c])) f++
 			tot = tot sprintf(" cpu%s %d/%d", c, as[c], ks[c]) }
-		printf "%s per CPU (analyser/kernel):%s; states >= 100:%s\n", what, tot, (n ? st : " none")
+		printf "%s per CPU (analyser/kernel):%s; states >= 100:%s", what, tot, (n ? st : " none")
+		if (bc) { printf "; borderline (< %d us) per CPU:", b / 1000
+			for (c in bs) printf " cpu%s %d", c, bs[c] }
+		printf "\n"
 		exit f > 0
-	}' $out/edge.txt $out/compare.txt
+	}' b=$BORDER_NS $out/edge.txt $out/border.txt $out/compare.txt
 }
 # the columns of compare.txt: 3 usage 4 above 5 below | 6 entries
 # 7 too_deep 8 too_shallow | 9 kernel_above 10 kernel_below
 m=$(compare 3 6 "entries vs usage"); ok $? "$m"
 m=$(compare 4 9 "power:cpu_idle_miss above vs above"); ok $? "$m"
 m=$(compare 5 10 "power:cpu_idle_miss below vs below"); ok $? "$m"
-m=$(compare 4 7 "too_deep vs above"); ok $? "$m"
-m=$(compare 5 8 "too_shallow vs below"); ok $? "$m"
+m=$(compare 4 7 "too_deep vs above" 3); ok $? "$m"
+m=$(compare 5 8 "too_shallow vs below" 4); ok $? "$m"
 # the comparisons above must have had something to compare
 kb=$(awk '{ s += $5 } END { print s + 0 }' $out/compare.txt)
 ka=$(awk '{ s += $4 } END { print s + 0 }' $out/compare.txt)
