@@ -19,7 +19,6 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model.h"
@@ -66,10 +65,9 @@ int main(int argc, char **argv)
 	struct sip_platform plat = { .present = false };
 	struct sip_output_opts oo = { };
 	FILE *of = stdout, *pf = NULL;
-	struct sip_read_opts ro = { };
-	bool no_plat = false, cpu_limit_set = false;
+	struct sip_read_opts ro = { .cpu_limit_s = SIP_CPU_LIMIT_DEFAULT };
+	bool no_plat = false;
 	unsigned long secs;
-	struct stat st;
 	char *end;
 	struct sip_model *m;
 	char err[512];
@@ -114,7 +112,6 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			ro.cpu_limit_s = secs;
-			cpu_limit_set = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -161,8 +158,6 @@ int main(int argc, char **argv)
 		fprintf(pf, "# cpu\tstart_ns\tlength_ns\tstate\toracle\tideal\tclass\tpredicted_ns\tsource\ttick_stopped\n");
 		sip_model_set_sink(m, period_line, pf);
 	}
-	if (!cpu_limit_set)
-		ro.cpu_limit_s = sip_read_trace_cpu_limit_s(stat(argv[optind], &st) ? 0 : st.st_size);
 	if (sip_read_trace(argv[optind], m, &ro, err, sizeof(err))) {
 		fprintf(stderr, "sip-idle-report: %s\n", err);
 		goto out;

@@ -439,7 +439,7 @@ static void set_limit(int resource, rlim_t soft, rlim_t hard)
 
 /* The decoder process: exits 0 (all sent) or 1 (error sent). */
 static void __attribute__((noreturn))
-decoder(const char *path, off_t size, const struct sip_read_opts *o, int fd)
+decoder(const char *path, off_t size, unsigned int cpu_limit_s, bool window, int fd)
 {
 	char err[512];
 	FILE *out = fdopen(fd, "w");
@@ -447,12 +447,12 @@ decoder(const char *path, off_t size, const struct sip_read_opts *o, int fd)
 
 	if (!out)
 		exit(1);
-	if (o->cpu_limit_s)
-		set_limit(RLIMIT_CPU, o->cpu_limit_s, o->cpu_limit_s + 5);
+	if (cpu_limit_s)
+		set_limit(RLIMIT_CPU, cpu_limit_s, cpu_limit_s + 5);
 	if (SIP_LIMIT_AS)
 		set_limit(RLIMIT_AS, SIP_AS_BASE + (rlim_t)size * SIP_AS_PER_BYTE,
 			  SIP_AS_BASE + (rlim_t)size * SIP_AS_PER_BYTE);
-	ret = decode(path, (uint64_t)size * SIP_RECORDS_PER_BYTE, o->window, out,
+	ret = decode(path, (uint64_t)size * SIP_RECORDS_PER_BYTE, window, out,
 		     err, sizeof(err));
 	if (ret) {
 		struct wire w = { .kind = WIRE_ERROR, .len = strlen(err) };
@@ -466,21 +466,11 @@ decoder(const char *path, off_t size, const struct sip_read_opts *o, int fd)
 }
 
 /**
- * sip_read_trace_cpu_limit_s() - the decoder's default CPU-time limit
- * @size: the trace's size in bytes
- *
- * Return: seconds of CPU time the decoder may use on a file of @size bytes.
- */
-unsigned int sip_read_trace_cpu_limit_s(off_t size)
-{
-	return SIP_CPU_BASE_S + SIP_CPU_S_PER_MIB * (unsigned int)(size >> 20);
-}
-
-/**
  * sip_read_trace() - feed every event of a trace.dat to a model
  * @path: the trace
  * @m: the model
- * @o: only the window, the decoder's CPU-time limit
+ * @o: only the window; the decoder's CPU-time limit (SIP_CPU_LIMIT_DEFAULT:
+ *	10 s plus 1 s per MiB of the file)
  * @err: a one-line message on failure
  * @errlen: size of @err
  *
@@ -496,6 +486,7 @@ int sip_read_trace(const char *path, struct sip_model *m,
 		   const struct sip_read_opts *o, char *err, size_t errlen)
 {
 	bool got_error = false, model_failed = false;
+	unsigned int cpu_limit_s;
 	struct wire w;
 	struct stat st;
 	int pipefd[2], status, fd;
@@ -530,6 +521,10 @@ int sip_read_trace(const char *path, struct sip_model *m,
 		return -1;
 	}
 
+	cpu_limit_s = o->cpu_limit_s;
+	if (cpu_limit_s == SIP_CPU_LIMIT_DEFAULT)
+		cpu_limit_s = SIP_CPU_BASE_S + SIP_CPU_S_PER_MIB * (unsigned int)(st.st_size >> 20);
+
 	if (pipe(pipefd)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -545,7 +540,7 @@ int sip_read_trace(const char *path, struct sip_model *m,
 	}
 	if (!pid) {
 		close(pipefd[0]);
-		decoder(path, st.st_size, o, pipefd[1]);
+		decoder(path, st.st_size, cpu_limit_s, o->window, pipefd[1]);
 	}
 	close(pipefd[1]);
 	in = fdopen(pipefd[0], "r");
@@ -589,7 +584,7 @@ int sip_read_trace(const char *path, struct sip_model *m,
 		if (sig == SIGXCPU)
 			snprintf(err, errlen,
 				 "%s: decoding used more than %u s of CPU time (a corrupt file can make libtracecmd loop; --cpu-limit changes the limit)",
-				 path, o->cpu_limit_s);
+				 path, cpu_limit_s);
 		else if (sig == SIGKILL)
 			snprintf(err, errlen,
 				 "%s: the decoder was killed (its CPU-time limit, --cpu-limit, or the OOM killer)",
