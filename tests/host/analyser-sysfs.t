@@ -60,7 +60,7 @@ gov=$(cat $out/governor.txt 2>/dev/null)
 	[ -s $out/cpuidle-after.txt ] && [ "$gov" = menu ]
 ok $? "trace.dat, platform.txt and the sysfs counters came back; governor '$gov' (menu)"
 
-$R --window -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
+$R --window --periods $out/periods.tsv -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
 ok $? "sip-idle-report --window reads the guest trace $(head -1 $out/report.err)"
 lost=$(awk -F, '$1 == "run" && $5 == "lost_events" { print $6 }' $out/window.csv)
 periods=$(awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6 }' $out/window.csv)
@@ -108,8 +108,8 @@ ok "$([ "$nsys" -ge $((9 * smp)) ] && [ "$ncmp" = "$nsys" ]; echo $?)" \
 # of state s > 0 with |d - target_residency(s)| < BORDER_NS, shallow =
 # those with |d - exit_latency(s) - target_residency(t)| < BORDER_NS, t
 # the next deeper enabled state (the one the kernel's "below" looks at).
+# periods.tsv is the --periods output of the report above.
 BORDER_NS=20000
-$R --window --periods $out/periods.tsv -f csv -o /dev/null $out/trace.dat
 awk -v b=$BORDER_NS '
 	function near(x, y) { return x - y < b && y - x < b }
 	FNR == NR { if ($1 == "state") { lat[$2] = $4 * 1000; res[$2] = $5 * 1000
