@@ -119,7 +119,10 @@ check "per CPU, energy within 1% of sysfs time x power + usage x transition ($ch
 check "energy = residency x power + entries x transition (driver's own counters)" \
 	[ -z "$(echo "$cmp_out" | grep FORMULA)" ]
 
-tot() { snap | awk '{ e += $4; E += $6 } END { printf "%d %d\n", e, E }'; }
+# From one snapshot on stdin: "entries nJ" in all, "cpu entries" per CPU.
+tot_of() { awk '{ e += $4; E += $6 } END { printf "%d %d\n", e, E }'; }
+per_cpu_of() { awk '{ e[$1] += $4 } END { for (c in e) print c, e[c] }' | sort -n; }
+tot() { snap | tot_of; }
 before=$(tot)
 if echo 0 > $EMU_DEBUGFS/reset 2>/dev/null || echo x > $EMU_DEBUGFS/reset 2>/dev/null; then
 	not_ok "reset refuses 0 and x"
@@ -128,11 +131,11 @@ else
 	check "reset refuses 0 and x, counters kept ($before -> $after)" \
 		[ "${after% *}" -ge "${before% *}" ]
 fi
-# Entries per CPU, "cpu entries" lines.
-per_cpu() { snap | awk '{ e[$1] += $4 } END { for (c in e) print c, e[c] }' | sort -n; }
-before=$(tot) before_cpu=$(per_cpu)
+s=$(snap)
+before=$(echo "$s" | tot_of) before_cpu=$(echo "$s" | per_cpu_of)
 echo 1 > $EMU_DEBUGFS/reset
-after=$(tot) after_cpu=$(per_cpu)
+s=$(snap)
+after=$(echo "$s" | tot_of) after_cpu=$(echo "$s" | per_cpu_of)
 sleep 0.5
 later=$(tot)
 diag "entries/nJ before reset $before, after $after, 0.5 s later $later"
