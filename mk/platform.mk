@@ -1,31 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The emulated idle platform (qemu/emu-idle, design/platform.md): an
-# out-of-tree cpuidle driver giving QEMU guests idle states copied from real
-# hardware, with emulated exit latency and a per-CPU energy model. The
-# module is built out of the checkout, in $(SIP_CACHE)/<kernel>/modules/,
-# and qemu/mkinitramfs.sh puts it in every initramfs (/lib/modules).
+# The test bed's guest modules, built out of the checkout in
+# $(SIP_CACHE)/<kernel>/modules/<module>/ and put in every initramfs
+# (/lib/modules) by qemu/mkinitramfs.sh:
+# - qemu/emu-idle (design/platform.md): a cpuidle driver giving QEMU guests
+#   idle states copied from real hardware, with emulated exit latency and a
+#   per-CPU energy model;
+# - qemu/emu-disk (design/testbed.md): block devices whose completions are
+#   HPET interrupts after a latency drawn from a device profile, in the
+#   guest's clock.
 
-EMU_IDLE_OUT = $(SIP_CACHE)/$(KERNEL)/modules/emu-idle
+EMU_MODULES := emu-idle emu-disk
+emu_out = $(SIP_CACHE)/$(KERNEL)/modules/$(1)
+emu_ko = $(subst -,_,$(1)).ko
 
 HELP += \
 	"emu-idle     build the emulated idle platform module for KERNEL (base|patched)" \
 	"             into SIP_CACHE/KERNEL/modules/emu-idle/emu_idle.ko" \
-	"emu-idle-check  checkpatch --strict on the module, then build it without warnings" \
+	"emu-disk     build the emulated disk module for KERNEL, likewise (emu_disk.ko)" \
+	"emu-idle-check, emu-disk-check  checkpatch --strict on the module, then build it without warnings" \
 	"platform-test   the platform's guest tests only (make test TESTS='*platform*')"
 
-.PHONY: emu-idle emu-idle-check platform-test
+.PHONY: $(EMU_MODULES) $(EMU_MODULES:%=%-check) platform-test
 
-emu-idle:
-	@./qemu/emu-idle/build.sh $(SIP_CACHE)/$(KERNEL)/obj $(EMU_IDLE_OUT)
-	@echo "emu-idle: $(EMU_IDLE_OUT)/emu_idle.ko"
+$(EMU_MODULES):
+	@./qemu/build-module.sh qemu/$@ $(SIP_CACHE)/$(KERNEL)/obj $(call emu_out,$@)
+	@echo "$@: $(call emu_out,$@)/$(call emu_ko,$@)"
 
-emu-idle-check:
+$(EMU_MODULES:%=%-check): %-check:
 	@$(SIP_CACHE)/base/src/scripts/checkpatch.pl --strict --no-tree --quiet \
-		-f qemu/emu-idle/emu_idle.c && echo "emu-idle: checkpatch --strict clean"
-	@rm -f $(EMU_IDLE_OUT)/emu_idle.o
-	@out=$$(./qemu/emu-idle/build.sh $(SIP_CACHE)/$(KERNEL)/obj $(EMU_IDLE_OUT) 2>&1); \
-		[ -z "$$out" ] || echo "$$out"; [ -z "$$out" ] && echo "emu-idle: builds for $(KERNEL) without warnings"
+		-f qemu/$*/$(subst -,_,$*).c && echo "$*: checkpatch --strict clean"
+	@rm -f $(call emu_out,$*)/$(subst -,_,$*).o
+	@out=$$(./qemu/build-module.sh qemu/$* $(SIP_CACHE)/$(KERNEL)/obj $(call emu_out,$*) 2>&1); \
+		[ -z "$$out" ] || echo "$$out"; [ -z "$$out" ] && echo "$*: builds for $(KERNEL) without warnings"
 
 platform-test: deps
 	@TESTS='*platform*' ./tests/run.sh

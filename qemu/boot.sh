@@ -4,8 +4,8 @@
 # Boot a kernel under QEMU (TCG), run one command in the guest, stream the
 # console, and exit with the command's exit status.
 #
-# Environment: KERNEL CMD SMP TIMEOUT DISKS APPEND PLATFORM RESULTS MEM V
-# (see `make help`). A guest that panics, oopses, WARNs, hangs or runs past
+# Environment: KERNEL CMD SMP TIMEOUT DISKS APPEND PLATFORM CLOCK RESULTS MEM
+# V (see `make help`). A guest that panics, oopses, WARNs, hangs or runs past
 # TIMEOUT fails with a one-line reason on stderr and a non-zero status:
 #   124 timeout, 125 guest setup failed, 126 kernel died (panic/oops/WARN),
 #   127 guest ended without reporting an exit status.
@@ -18,6 +18,7 @@ TIMEOUT=${TIMEOUT:-300}
 DISKS=${DISKS:-}
 APPEND=${APPEND:-}
 PLATFORM=${PLATFORM:-x86-client}
+CLOCK=${CLOCK:-virtual}
 MEM=${MEM:-1G}
 V=${V:-0}
 cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
@@ -27,22 +28,33 @@ fail() { echo "boot: $1" >&2; exit "${2:-125}"; }
 
 case "$SMP" in [1-8]) ;; *) fail "SMP=$SMP: must be 1..8" ;; esac
 case "$TIMEOUT" in ''|*[!0-9]*) fail "TIMEOUT=$TIMEOUT: must be seconds" ;; esac
+case "$CLOCK" in virtual|real) ;; *) fail "CLOCK=$CLOCK: must be virtual or real" ;; esac
 kimg=$cache/$KERNEL/obj/arch/x86/boot/bzImage
 [ -f "$kimg" ] || fail "no kernel $KERNEL ($kimg); run make kernel"
 
-# "100us" "2ms" "500000ns" "0" -> nanoseconds
-to_ns() {
-	local v=$1
+# DISKS entries become emu_disk profiles (qemu/emu-disk): a profile name as
+# it is, a bare latency ("100us", "2ms", "500000ns", "0") as fixed:<ns>.
+disk_profile() {
+	local v=$1 n m
 	case "$v" in
-	*ns) v=${v%ns}; m=1 ;;
-	*us) v=${v%us}; m=1000 ;;
-	*ms) v=${v%ms}; m=1000000 ;;
-	0) v=0; m=1 ;;
-	*) return 1 ;;
+	*ns) n=${v%ns}; m=1 ;;
+	*us) n=${v%us}; m=1000 ;;
+	*ms) n=${v%ms}; m=1000000 ;;
+	0) n=0; m=1 ;;
+	*[!a-z0-9:.-]*|'') return 1 ;;
+	*) echo "$v"; return 0 ;;
 	esac
-	case "$v" in ''|*[!0-9]*) return 1 ;; esac
-	echo $((v * m))
+	case "$n" in ''|*[!0-9]*) return 1 ;; esac
+	echo "fixed:$((n * m))ns"
 }
+profiles=
+ndisks=0
+for d in $DISKS; do
+	p=$(disk_profile "$d") || fail "DISKS entry '$d': expected a profile (nvme, sata-ssd, emmc, sd, hdd, fixed:<time>) or a latency (100us, 2ms, 500000ns)"
+	profiles+=${profiles:+,}$p
+	ndisks=$((ndisks + 1))
+done
+[ $ndisks -le 8 ] || fail "at most 8 DISKS"
 
 run=$(mktemp -d /tmp/sip-boot.XXXXXX)
 trap 'rm -rf "$run"' EXIT
@@ -54,31 +66,41 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 mkdir -p "$run/cpio"
 printf '%s\n' "$CMD" > "$run/cpio/sip-cmd"
 {
-	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_NONCE=%q\n' \
-		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$nonce"
+	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_DISK_PROFILES=%q\nSIP_CLOCK=%q\nSIP_NONCE=%q\n' \
+		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$profiles" "$CLOCK" "$nonce"
 } > "$run/cpio/sip-env"
 (cd "$run/cpio" && printf 'sip-cmd\nsip-env\n' | cpio -o -H newc --quiet) > "$run/cmd.cpio"
 cat "$run/base.cpio" "$run/cmd.cpio" > "$run/initrd"
 
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -machine pc -cpu max
+# The two clocks (design/testbed.md). virtual: one vCPU thread counts
+# instructions, 1 ns each (-icount shift=0), and jumps over idle time to the
+# next timer (sleep=off): the guest's timers, its TSC and the HPET all run
+# on that count, so nothing the host does shows in guest time. Its boot
+# brings up one CPU (maxcpus=1; the guest's init onlines the others) and
+# lpj= gives the delay loop its calibration (a 1 GHz TSC at HZ=250), since
+# calibrating stalls there. real: every vCPU its own host thread, guest
+# time is host time; the same one-CPU boot keeps the two clocks' guests
+# alike.
+case "$CLOCK" in
+virtual) accel=(-accel tcg -icount shift=0,sleep=off) lpj=" lpj=4000000" ;;
+real) accel=(-accel tcg,thread=multi) lpj= ;;
+esac
+# One HPET comparator per CPU raises the emulated disks' completions
+# (qemu/emu-disk), each on its own I/O APIC pin, GSI 16 + CPU, so the
+# kernel must leave the HPET alone. QEMU's pc machine offers the HPET only
+# GSI 2 unless its intcap is set, and replaces any value whose low byte is
+# 0 (it reads the property as a uint8_t), hence GSI 2 stays in the mask.
+qemu=(qemu-system-x86_64 "${accel[@]}" -machine pc -cpu max
 	-smp "$SMP" -m "$MEM" -nodefaults -no-user-config -no-reboot
 	-display none -serial stdio -monitor none
+	-global hpet.timers=$((SMP < 3 ? 3 : SMP)) -global hpet.hpet-intcap=0xff0004
 	-kernel "$kimg" -initrd "$run/initrd"
-	-object iothread,id=iot0)
-
-i=0
-for d in $DISKS; do
-	ns=$(to_ns "$d") || fail "DISKS entry '$d': expected e.g. 100us, 2ms, 500000ns"
-	qemu+=(-blockdev "driver=null-aio,node-name=d$i,size=1073741824,latency-ns=$ns,read-zeroes=on"
-		-device "virtio-blk-pci,drive=d$i,iothread=iot0,addr=$(printf '0x%x' $((0x10 + i))),serial=sipdisk$i")
-	i=$((i + 1))
-done
-[ $i -le 8 ] || fail "at most 8 DISKS"
-qemu+=(-drive "file=$run/results.img,format=raw,if=none,id=res,cache=unsafe"
+	-drive "file=$run/results.img,format=raw,if=none,id=res,cache=unsafe"
 	-device "virtio-blk-pci,drive=res,addr=0x1f,serial=sipresults")
 
 cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic panic_on_warn=1"
 cmdline+=" softlockup_panic=1 hung_task_panic=1 loglevel=4 tsc=reliable"
+cmdline+=" hpet=disable maxcpus=1$lpj"
 [ -n "$APPEND" ] && cmdline+=" $APPEND"
 qemu+=(-append "$cmdline")
 
@@ -91,7 +113,7 @@ fi
 # there; RESULTS is filled when the guest is gone, so two boots given the
 # same RESULTS cannot read each other's console.
 #
-# Under multi-threaded TCG a vCPU sometimes executes the int3 that x86 text
+# Under multi-threaded TCG (CLOCK=real) a vCPU sometimes executes the int3 that x86 text
 # patching (text_poke_bp(): tracepoints, jump labels, ftrace) leaves while
 # it rewrites an instruction, after the patching CPU has finished and no
 # longer claims it: the kernel dies with "int3: 0000 [#1]". It is a fault
@@ -110,7 +132,7 @@ while :; do
 		sed -u 's/\r$//' | tee "$run/console.log"
 	qrc=${PIPESTATUS[0]}
 	elapsed=$(($(date +%s) - start))
-	if [ $tries = 1 ] && ! timed_out &&
+	if [ "$CLOCK" = real ] && [ $tries = 1 ] && ! timed_out &&
 	   [ $((TIMEOUT - elapsed)) -ge 30 ] &&
 	   grep -aq -E '^\[[ 0-9.]*\] int3: 0000 \[#1\]' "$run/console.log"; then
 		cp "$run/console.log" "$run/console-int3.log"

@@ -48,11 +48,11 @@ for c in tests/guest/*.c tests/workloads/*.c; do
 	fi
 done
 
-# Out-of-tree modules for this kernel.
-if [ -x qemu/emu-idle/build.sh ]; then
-	qemu/emu-idle/build.sh "$obj" "$cache/$k/modules/emu-idle" >/dev/null ||
-		die "emu_idle module does not build for $k"
-fi
+# The test bed's guest modules for this kernel.
+for m in qemu/emu-idle qemu/emu-disk; do
+	qemu/build-module.sh "$m" "$obj" "$cache/$k/modules/${m#qemu/}" >/dev/null ||
+		die "${m#qemu/} module does not build for $k"
+done
 
 # cpupower from the same kernel tree: what userspace reads of cpuidle must
 # keep working on the patched kernel (libcpupower linked in, libc and libpci
