@@ -18,9 +18,10 @@ TIMEOUT  ?= 300
 DISKS    ?=
 APPEND   ?=
 PLATFORM ?= x86-client
+CLOCK    ?= virtual
 RESULTS  ?= results/last
 V        ?= 0
-export KERNEL SMP TIMEOUT DISKS APPEND PLATFORM RESULTS V
+export KERNEL SMP TIMEOUT DISKS APPEND PLATFORM CLOCK RESULTS V
 
 # CMD reaches the guest verbatim: make must not expand the $ in it, so it is
 # passed by value, shell-quoted, instead of exported.
@@ -36,9 +37,9 @@ HELP := \
 	"deps         install the Debian packages the project needs (idempotent)" \
 	"kernel       build the base (vanilla) and patched (base + series/) kernels" \
 	"boot         boot KERNEL=base|patched, run CMD in the guest, exit with its status" \
-	"             [SMP=2] [TIMEOUT=300] [DISKS='100us 2ms'] [APPEND=...] [PLATFORM=x86-client|none]" \
-	"             [RESULTS=results/last] [V=1 prints the QEMU command]" \
-	"disk-latency boot with DISKS and report each disk's O_DIRECT read latency" \
+	"             [SMP=2] [TIMEOUT=300] [DISKS='nvme hdd 100us'] [APPEND=...] [PLATFORM=x86-client|none]" \
+	"             [CLOCK=virtual|real] [RESULTS=results/last] [V=1 prints the QEMU command]" \
+	"disk-latency boot with DISKS (default: every profile) and report each disk's read latency" \
 	"clean        remove results/ (the cache in SIP_CACHE is kept)" \
 	"distclean    also remove SIP_CACHE ($(SIP_CACHE))"
 
@@ -77,9 +78,10 @@ boot: deps
 		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
 	@CMD=$(call shq,$(value CMD)) ./qemu/boot.sh
 
+# PLATFORM=none: no idle-state exit latency in what the reads measure.
 disk-latency: deps
-	@DISKS="$${DISKS:-0 100us 500us 2ms}" \
-		CMD='for d in /dev/vd?; do [ "$$(cat /sys/block/$${d#/dev/}/serial)" = sipresults ] || disklat $$d 1000; done' \
+	@DISKS="$${DISKS:-nvme sata-ssd emmc sd hdd 0}" PLATFORM=none \
+		CMD='for d in /dev/emud*; do disklat $$d 10000; done; cat /sys/kernel/debug/emu_disk/stats' \
 		./qemu/boot.sh
 
 test: deps

@@ -82,7 +82,8 @@ cat "$run/base.cpio" "$run/cmd.cpio" > "$run/initrd"
 # time is host time; the same one-CPU boot keeps the two clocks' guests
 # alike.
 case "$CLOCK" in
-virtual) accel=(-accel tcg -icount shift=0,sleep=off) lpj=" lpj=4000000" ;;
+virtual) accel=(-accel tcg -icount shift=0,sleep=off -seed 1
+		-rtc base=2014-10-22T00:00:00,clock=vm) lpj=" lpj=4000000" ;;
 real) accel=(-accel tcg,thread=multi) lpj= ;;
 esac
 # One HPET comparator per CPU raises the emulated disks' completions

@@ -6,8 +6,8 @@
 #
 #	bench-guest.sh [-t SECONDS] [-s SEED] [-c COST_SECONDS] [-D] [-o DIR] [WORKLOAD...]
 #
-# The boot has four emulated disks (mk/bench.mk): /dev/vda 100 us (fast),
-# /dev/vdb 2 ms (slow), /dev/vdc 500 us (middle), /dev/vdd 0 (the harness's
+# The boot has four emulated disks (mk/bench.mk): /dev/emud0 100 us (fast),
+# /dev/emud1 2 ms (slow), /dev/emud2 500 us (middle), /dev/emud3 0 (the harness's
 # own overhead). For each WORKLOAD, record.sh traces sipwl for SECONDS into
 # DIR/WORKLOAD/ (trace.dat, platform.txt, workload.txt with sipwl's line).
 # On a kernel with the series' io_latency:io_latency_wait event, the IO
@@ -49,12 +49,12 @@ wl_args() {
 	timer-3ms) echo "timer 3000" ;;
 	timer-20ms) echo "timer 20000" ;;
 	timer-jitter) echo "timer-jitter 50 5000" ;;
-	io-fast) echo "io /dev/vda" ;;
-	io-mid) echo "io /dev/vdc" ;;
-	io-slow) echo "io /dev/vdb" ;;
-	io-mixed) echo "io-alt /dev/vda /dev/vdb" ;;
-	io-multi) echo "io /dev/vda /dev/vdb /dev/vdc" ;;
-	io-think) echo "io-think /dev/vda 2000" ;;
+	io-fast) echo "io /dev/emud0" ;;
+	io-mid) echo "io /dev/emud2" ;;
+	io-slow) echo "io /dev/emud1" ;;
+	io-mixed) echo "io-alt /dev/emud0 /dev/emud1" ;;
+	io-multi) echo "io /dev/emud0 /dev/emud1 /dev/emud2" ;;
+	io-think) echo "io-think /dev/emud0 2000" ;;
 	pingpong) echo "pingpong" ;;
 	remote-wakeup) echo "remote-wakeup 2000" ;;
 	idle) echo "idle" ;;
@@ -65,7 +65,7 @@ wl_args() {
 for w in "$@"; do
 	wl_args "$w" >/dev/null || die "unknown workload $w"
 done
-for d in vda vdb vdc vdd; do
+for d in emud0 emud1 emud2 emud3; do
 	[ -b /dev/$d ] || die "/dev/$d missing: boot with DISKS='100us 2ms 500us 0'"
 done
 
@@ -122,7 +122,7 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 	echo funcgraph-tail > $T/trace_options 2>/dev/null
 	echo 1 > $T/tracing_on
 	sipwl -s "$seed" -t "$cost" timer 1000 > /dev/null &
-	sipwl -s "$seed" -t "$cost" io /dev/vda > /dev/null
+	sipwl -s "$seed" -t "$cost" io /dev/emud0 > /dev/null
 	wait
 	echo 0 > $T/tracing_on
 	# function_graph lines: " 0)   1.234 us    |  menu_select();" (leaf)
@@ -163,7 +163,7 @@ fi
 # --- the harness's own latency ---------------------------------------------
 [ $disklat = 1 ] || exit 0
 : > "$out/disklat.txt"
-for d in vda vdb vdc vdd; do
+for d in emud0 emud1 emud2 emud3; do
 	disklat /dev/$d 300 >> "$out/disklat.txt" 2>&1
 done
 cat "$out/disklat.txt"

@@ -468,7 +468,7 @@ def main():
                  f"{fmt(h['sched_timer_abs_err_us']['p99'])} us; energy/oracle "
                  + ", ".join(f"{p} {fmt(v, 3)}" for p, v in h["energy_vs_oracle"].items()))
     for dev, d in sorted(out["harness"]["disklat_us"].items()):
-        L.append(f"- disklat {dev} (vda 100 us, vdb 2 ms, vdc 500 us, vdd 0): mean "
+        L.append(f"- disklat {dev} (emud0 100 us, emud1 2 ms, emud2 500 us, emud3 0): mean "
                  f"{fmt(d.get('mean'))} us, p50 {fmt(d.get('p50'))} us, p99 {fmt(d.get('p99'))} us")
     with open(os.path.join(a.out, "bench.md"), "w") as f:
         f.write("\n".join(L) + "\n")

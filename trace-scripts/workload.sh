@@ -5,7 +5,7 @@
 #
 #   timers  periodic sleepers at 1 ms, 7 ms and 100 ms: idle periods the
 #           next timer predicts exactly
-#   io      on every emulated disk (virtio serial sipdisk*), 4 KiB O_DIRECT
+#   io      on every emulated disk (/dev/emud*), 4 KiB O_DIRECT
 #           reads in bursts of 16 with 3 ms pauses: idle periods that end
 #           with an IO completion, which no timer predicts
 #   mixed   both at once (the default of `make run`)
@@ -23,8 +23,8 @@ timers() {
 
 io() {
 	n=0
-	for b in /sys/block/vd*; do
-		case "$(cat "$b/serial" 2>/dev/null)" in sipdisk*) ;; *) continue ;; esac
+	for b in /sys/block/emud*; do
+		[ -e "$b" ] || continue
 		dev=/dev/${b##*/}
 		( while :; do
 			dd if="$dev" of=/dev/null bs=4096 count=16 iflag=direct \

@@ -373,16 +373,15 @@ static u64 emu_disk_rand(struct emu_disk *d)
 }
 
 /**
- * emu_disk_quantile() - service time at probability u
+ * emu_disk_quantile() - service time at probability p
  * @prof: the profile
- * @u: probability, in 1/2^32
+ * @p: probability, in 1/100000
  *
  * Return: the time in ns, interpolated linearly between the quantiles
- * around @u.
+ * around @p.
  */
-static u64 emu_disk_quantile(const struct emu_disk_profile *prof, u32 u)
+static u64 emu_disk_quantile(const struct emu_disk_profile *prof, u32 p)
 {
-	u64 p = ((u64)u * 100000) >> 32;
 	unsigned int i;
 
 	for (i = 1; i < prof->count; i++) {
@@ -398,7 +397,8 @@ static u64 emu_disk_quantile(const struct emu_disk_profile *prof, u32 u)
 
 static u64 emu_disk_draw_ns(struct emu_disk *d, unsigned int bytes)
 {
-	u64 ns = emu_disk_quantile(d->profile, emu_disk_rand(d) >> 32);
+	u32 p = ((emu_disk_rand(d) >> 32) * 100000) >> 32;
+	u64 ns = emu_disk_quantile(d->profile, p);
 
 	if (bytes > SZ_4K && d->profile->bytes_per_us)
 		ns += div_u64((u64)(bytes - SZ_4K) * 1000,
@@ -959,6 +959,28 @@ static int emu_disk_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(emu_disk_stats);
 
+/*
+ * Each disk's profile as the draws use it: stack_ns, then the quantiles
+ * as <probability in 1/100000>:<ns>.
+ */
+static int emu_disk_profiles_show(struct seq_file *m, void *v)
+{
+	unsigned int i, j;
+
+	seq_puts(m, "disk profile stack_ns quantiles\n");
+	for (i = 0; i < emu_disk_count; i++) {
+		const struct emu_disk_profile *prof = emu_disks[i]->profile;
+
+		seq_printf(m, "%s %s %u", emu_disks[i]->name, emu_disks[i]->spec,
+			   stack_ns);
+		for (j = 0; j < prof->count; j++)
+			seq_printf(m, " %u:%llu", prof->points[j].p, prof->points[j].ns);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(emu_disk_profiles);
+
 static void emu_disk_cleanup(void)
 {
 	unsigned int i;
@@ -1022,6 +1044,8 @@ static int __init emu_disk_init(void)
 	}
 	emu_disk_debugfs = debugfs_create_dir("emu_disk", NULL);
 	debugfs_create_file("stats", 0444, emu_disk_debugfs, NULL, &emu_disk_stats_fops);
+	debugfs_create_file("profiles", 0444, emu_disk_debugfs, NULL,
+			    &emu_disk_profiles_fops);
 	pr_info("%u disks (%s), HPET period %u fs, completions on %s\n",
 		emu_disk_count, disks, emu_hpet_period_fs,
 		irq_cpu >= 0 ? "one CPU" : "the issuing CPU");

@@ -79,5 +79,5 @@ check_disk() {
 		}' /tmp/waits
 }
 
-check_disk /dev/vda "2ms disk" 1
-check_disk /dev/vdb "100us disk" 4
+check_disk /dev/emud0 "2ms disk" 1
+check_disk /dev/emud1 "100us disk" 4

@@ -51,7 +51,7 @@ t1=$(ms_now)
 forks=0
 i=0
 while [ $i -lt 20 ]; do /bin/true && forks=$((forks + 1)); i=$((i + 1)); done
-dl=$(disklat /dev/vda 50 2>&1)
+dl=$(disklat /dev/emud0 50 2>&1)
 diag "30 x 100 ms sleeps took $((t1 - t0)) ms; $forks forks; $dl"
 if [ $((t1 - t0)) -ge 3000 ] && [ $((t1 - t0)) -le 9000 ] && [ $forks = 20 ] &&
    echo "$dl" | grep -q 'reads=50 '; then
