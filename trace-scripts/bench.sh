@@ -34,46 +34,66 @@ read -r -a wls <<< "$BENCH_WORKLOADS"
 nw=${#wls[@]}
 timeout=$((nw * (BENCH_SECONDS * 4 + 20) + BENCH_COST_SECONDS * 30 + 180))
 
+# One boot: policy $1, repetition $2, seed $3.
+run_boot() {
+	local pol=$1 rep=$2 seed=$3 kernel append dir w
+	case "$pol" in
+	sched) kernel=patched append= ;;
+	menu|teo|ladder) kernel=base append=cpuidle.governor=$pol ;;
+	*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
+	esac
+	dir=$raw/r$rep-$pol
+	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
+		echo "bench: rep $rep $pol: kept from the interrupted run"
+		return 0
+	fi
+	echo "bench: [$(($(date +%s) - t0))s] rep $rep/$BENCH_REPS $pol ($kernel) seed $seed"
+	# qemu/boot.sh boots once more when the emulation trips over text
+	# patching (CLOCK=real; design/contract.md); any other failure stops
+	# the bench: a panic under one policy is a result, not noise.
+	rm -rf "$dir"
+	make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
+		PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
+		RESULTS="$dir" TIMEOUT=$timeout \
+		CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c 0 ${wls[*]}" \
+		> "$dir.log" 2>&1 ||
+		{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
+	if [ -f "$dir/console-int3.log" ]; then
+		echo "bench: $pol rep $rep: int3 trap in text patching, booted again" |
+			tee -a "$raw/retries.txt"
+	fi
+	got=$(sed -n 's/^policy //p' "$dir/bench-boot.txt")
+	[ "$got" = "$pol" ] || die "$dir: asked for $pol, the guest ran $got"
+	for w in "${wls[@]}"; do
+		[ -f "$dir/$w/trace.dat" ] || die "$dir/$w: no trace"
+		"$REPORT" --window -f json -o "$dir/$w/report.json" "$dir/$w/trace.dat" ||
+			die "$dir/$w: analyser failed"
+	done
+	touch "$dir/done"
+}
+
+# In virtual time what a guest measures does not depend on the host's
+# load, so boots run BENCH_JOBS at a time (default: one per host CPU);
+# in real time one at a time, as any other load would show in the figures.
+if [ "${CLOCK:-virtual}" = virtual ]; then jobs=${BENCH_JOBS:-$(nproc)}; else jobs=1; fi
+running=0 failed=0
 for ((rep = 1; rep <= BENCH_REPS; rep++)); do
-	seed=$((BENCH_SEED + rep - 1))
-	cost=0
 	for ((i = 0; i < ${#pols[@]}; i++)); do
 		pol=${pols[$(((i + rep - 1) % ${#pols[@]}))]}
-		case "$pol" in
-		sched) kernel=patched append= ;;
-		menu|teo|ladder) kernel=base append=cpuidle.governor=$pol ;;
-		*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
-		esac
-		dir=$raw/r$rep-$pol
-		if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
-			echo "bench: rep $rep $pol: kept from the interrupted run"
-			continue
+		if [ $running -ge "$jobs" ]; then
+			wait -n || failed=1
+			running=$((running - 1))
 		fi
-		echo "bench: [$(($(date +%s) - t0))s] rep $rep/$BENCH_REPS $pol ($kernel) seed $seed"
-		# qemu/boot.sh boots once more when the emulation trips over
-		# text patching (design/contract.md); any other failure stops
-		# the bench: a panic under one policy is a result, not noise.
-		rm -rf "$dir"
-		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
-			PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
-			RESULTS="$dir" TIMEOUT=$timeout \
-			CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c $cost ${wls[*]}" \
-			> "$dir.log" 2>&1 ||
-			{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
-		if [ -f "$dir/console-int3.log" ]; then
-			echo "bench: $pol rep $rep: int3 trap in text patching, booted again" |
-				tee -a "$raw/retries.txt"
-		fi
-		got=$(sed -n 's/^policy //p' "$dir/bench-boot.txt")
-		[ "$got" = "$pol" ] || die "$dir: asked for $pol, the guest ran $got"
-		for w in "${wls[@]}"; do
-			[ -f "$dir/$w/trace.dat" ] || die "$dir/$w: no trace"
-			"$REPORT" --window -f json -o "$dir/$w/report.json" "$dir/$w/trace.dat" ||
-				die "$dir/$w: analyser failed"
-		done
-		touch "$dir/done"
+		[ $failed = 0 ] || break 2
+		run_boot "$pol" "$rep" "$((BENCH_SEED + rep - 1))" &
+		running=$((running + 1))
 	done
 done
+while [ $running -gt 0 ]; do
+	wait -n || failed=1
+	running=$((running - 1))
+done
+[ $failed = 0 ] || die "a boot failed"
 # The cost of choosing, one boot per policy with one CPU: enabling the
 # function_graph tracer patches kernel text while the other CPUs run it,
 # and under TCG (thread=multi) a CPU then sometimes takes the int3 of the
