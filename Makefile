@@ -11,6 +11,12 @@ SHELL := /bin/bash
 SIP_CACHE ?= $(HOME)/.cache/sched-idle-predict
 export SIP_CACHE
 
+# Host tools built from the checkout (mk/trace.mk has their rules). Defined
+# here, before mk/*.mk are read, because other fragments (mk/bench.mk)
+# name them as prerequisites, which make expands as it reads them.
+SIP_TOOLS ?= $(SIP_CACHE)/tools
+REPORT    := $(SIP_TOOLS)/sip-idle-report
+
 KERNEL   ?= base
 CMD      ?= uname -r
 SMP      ?= 2

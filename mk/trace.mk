@@ -4,19 +4,19 @@
 # plots, and `make run`. Binaries go to $(SIP_TOOLS), never the checkout.
 # design/analysis.md describes the tools and their formats.
 
-SIP_TOOLS ?= $(SIP_CACHE)/tools
-
 TRACE_DIR    := trace-scripts/sip-idle-report
 TRACE_SRCS   := $(TRACE_DIR)/main.c $(TRACE_DIR)/reader.c $(TRACE_DIR)/model.c \
 		$(TRACE_DIR)/platform.c $(TRACE_DIR)/output.c
 TRACE_HDRS   := $(wildcard $(TRACE_DIR)/*.h)
-TRACE_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 \
-		$(shell pkg-config --cflags libtracecmd 2>/dev/null)
-TRACE_LIBS   := $(shell pkg-config --libs libtracecmd 2>/dev/null) -lm
+# The library flags are asked of pkg-config when a recipe runs ($$ is the
+# shell's $), after `deps` has installed the library: computed when make
+# reads this file, they would be empty on a machine that does not have it
+# yet.
+TRACE_CFLAGS  = -O2 -g -Wall -Wextra -Werror -std=gnu11 $$(pkg-config --cflags libtracecmd)
+TRACE_LIBS    = $$(pkg-config --libs libtracecmd) -lm
 TRACE_SAN    := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 		-fno-sanitize-recover=undefined
 
-REPORT       := $(SIP_TOOLS)/sip-idle-report
 REPORT_SAN   := $(SIP_TOOLS)/sip-idle-report-san
 MODEL_TEST   := $(SIP_TOOLS)/analyser-model-test
 
@@ -34,16 +34,16 @@ HELP += \
 
 .PHONY: analyser analyser-tests report run
 
-$(REPORT): $(TRACE_SRCS) $(TRACE_HDRS)
+$(REPORT): $(TRACE_SRCS) $(TRACE_HDRS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(TRACE_CFLAGS) -o $@ $(TRACE_SRCS) $(TRACE_LIBS)
 
-$(REPORT_SAN): $(TRACE_SRCS) $(TRACE_HDRS)
+$(REPORT_SAN): $(TRACE_SRCS) $(TRACE_HDRS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(TRACE_CFLAGS) $(TRACE_SAN) -o $@ $(TRACE_SRCS) $(TRACE_LIBS)
 
 $(MODEL_TEST): tests/host/analyser-model-test.c $(TRACE_DIR)/model.c $(TRACE_DIR)/platform.c \
-		$(TRACE_DIR)/output.c $(TRACE_HDRS)
+		$(TRACE_DIR)/output.c $(TRACE_HDRS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(TRACE_CFLAGS) $(TRACE_SAN) -I$(TRACE_DIR) -o $@ $(filter %.c,$^) -lm
 
@@ -74,7 +74,7 @@ KSHARK_PLUGIN := $(SIP_TOOLS)/kshark/plugin-sip_idle.so
 KSHARK_FLAGS  := -O2 -g -fPIC -Wall -Wextra -Werror -isystem /usr/include/kernelshark \
 		 -isystem /usr/include/json-c
 
-$(KSHARK_PLUGIN): $(KSHARK_DIR)/sip_idle.c $(KSHARK_DIR)/SipIdle.cpp $(KSHARK_DIR)/sip_idle.h
+$(KSHARK_PLUGIN): $(KSHARK_DIR)/sip_idle.c $(KSHARK_DIR)/SipIdle.cpp $(KSHARK_DIR)/sip_idle.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(KSHARK_FLAGS) -std=gnu11 -c -o $(@D)/sip_idle.o $(KSHARK_DIR)/sip_idle.c
 	$(CXX) $(KSHARK_FLAGS) -std=c++17 -c -o $(@D)/SipIdle.o $(KSHARK_DIR)/SipIdle.cpp

@@ -161,10 +161,16 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 fi
 
 # --- the harness's own latency ---------------------------------------------
+# Each disk as the guest measures it, against its profile: with the idle
+# platform's exit latency emulation off, so that only the disk shows.
 [ $disklat = 1 ] || exit 0
+cp /sys/kernel/debug/emu_disk/profiles "$out/emu_disk-profiles.txt"
+emu=/sys/module/emu_idle/parameters/emulate_exit_latency
+[ -w $emu ] && echo 0 > $emu
 : > "$out/disklat.txt"
 for d in emud0 emud1 emud2 emud3; do
-	disklat /dev/$d 300 >> "$out/disklat.txt" 2>&1
+	disklat /dev/$d 1000 >> "$out/disklat.txt" 2>&1
 done
+[ -w $emu ] && echo 1 > $emu
 cat "$out/disklat.txt"
 exit 0

@@ -19,6 +19,11 @@
 # moves by tens of us: each comparison is made on 400 wake-ups and retried
 # up to five times, one round must pass. Without the emulation the
 # difference measured 20-30 us, far below the bound in every round.
+# In virtual time (the default clock) the difference is exact up to the
+# busy-wait's own step: emu_idle stops at the first clock read past the
+# exit latency, for each state, so the two overshoots differ by up to a
+# loop iteration (measured: 887924-888028 ns against 888000 asked for).
+# The bound allows 1 us for it.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..5"
@@ -39,7 +44,7 @@ deep_name=$(cat $C/cpu0/cpuidle/state$deep/name)
 sh_name=$(cat $C/cpu0/cpuidle/state$shallow/name)
 deep_us=$(cat $C/cpu0/cpuidle/state$deep/latency)
 sh_us=$(cat $C/cpu0/cpuidle/state$shallow/latency)
-need_ns=$(((deep_us - sh_us) * 1000))
+need_ns=$(((deep_us - sh_us) * 1000 - 1000))
 diag "shallow $sh_name ($sh_us us), deep $deep_name ($deep_us us)"
 
 # probe <state>: median overshoot (ns) of 400 sleeps of 2 ms with only that
