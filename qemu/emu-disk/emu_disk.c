@@ -793,10 +793,20 @@ static int emu_disk_hpet_init(void)
 	return 0;
 }
 
+/*
+ * A CPU going offline takes its completion interrupt's affinity with it
+ * (the kernel moves the IRQ to another CPU); give it back when it returns.
+ */
 static int emu_disk_cpu_online(unsigned int cpu)
 {
-	if (cpu < emu_disk_ncpus && emu_disk_cpus[cpu].irq > 0)
-		irq_set_affinity(emu_disk_cpus[cpu].irq, cpumask_of(cpu));
+	unsigned int i;
+
+	for (i = 0; i < emu_disk_ncpus; i++) {
+		int target = irq_cpu >= 0 ? irq_cpu : i;
+
+		if (target == cpu && emu_disk_cpus[i].irq > 0)
+			irq_set_affinity(emu_disk_cpus[i].irq, cpumask_of(cpu));
+	}
 	return 0;
 }
 
