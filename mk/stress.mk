@@ -26,7 +26,7 @@ STRESS_FORM   ?= full
 STRESS_APPEND ?= pci=noacpi rcutree.kthread_prio=1
 # e.g. STRESS_ENV='STRESS_HOTPLUG=100 STRESS_IO_S=30' (see tests/stress/stress.sh)
 STRESS_ENV    ?=
-STRESS_TIMEOUT ?= 1800
+STRESS_TIMEOUT ?= 3600
 STRESS_RESULTS ?= results/stress
 
 HELP += \
