@@ -24,12 +24,15 @@ endif
 BENCH_SEED         ?= 1
 BENCH_COST_SECONDS ?= 2
 BENCH_POLICIES     ?= menu teo ladder sched
+# Boots at once in virtual time (design/bench.md); real time runs one.
+BENCH_JOBS         ?= $(shell nproc)
 BENCH_OUT          ?= results
 
 HELP += \
 	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
 	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=3] [BENCH_SECONDS=3]" \
-	"             [BENCH_SEED=1] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='menu teo ladder sched']"
+	"             [BENCH_SEED=1] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='menu teo ladder sched']" \
+	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]"
 
 .PHONY: bench
 
@@ -38,5 +41,5 @@ bench: $(REPORT)
 	@BENCH_PLATFORM='$(PLATFORM)' BENCH_SMP='$(SMP)' BENCH_REPS='$(BENCH_REPS)' \
 		BENCH_SECONDS='$(BENCH_SECONDS)' BENCH_SEED='$(BENCH_SEED)' \
 		BENCH_COST_SECONDS='$(BENCH_COST_SECONDS)' BENCH_WORKLOADS='$(BENCH_WORKLOADS)' \
-		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
+		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_JOBS='$(BENCH_JOBS)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
 		./trace-scripts/bench.sh
