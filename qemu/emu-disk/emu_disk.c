@@ -706,6 +706,9 @@ static int emu_disk_parse(void)
 			ret = -ENOMEM;
 			break;
 		}
+		raw_spin_lock_init(&d->lock);
+		spin_lock_init(&d->store_lock);
+		xa_init(&d->pages);
 		emu_disks[emu_disk_count] = d;
 		d->index = emu_disk_count++;
 		ret = emu_disk_parse_one(d, tok);
@@ -846,7 +849,9 @@ static int emu_disk_irqs_init(void)
 		ret = request_irq(c->irq, emu_disk_interrupt, IRQF_NOBALANCING,
 				  "emu_disk", c);
 		if (ret) {
-			pr_err("cannot request IRQ %d (GSI %u): %d\n", c->irq, c->gsi, ret);
+			pr_err("cannot request IRQ %d (GSI %u): %d%s\n", c->irq, c->gsi, ret,
+			       irq_get_chip(c->irq) ? "" :
+			       ": no I/O APIC routing for it (pci=noacpi or acpi=noirq?)");
 			acpi_unregister_gsi(c->gsi);
 			c->irq = 0;
 			return ret;
@@ -872,9 +877,6 @@ static int emu_disk_add(struct emu_disk *d)
 	struct gendisk *disk;
 	int ret;
 
-	raw_spin_lock_init(&d->lock);
-	spin_lock_init(&d->store_lock);
-	xa_init(&d->pages);
 	/* xorshift64* must not start at 0; mix the seed and the index. */
 	d->rng = (seed + 1) * 0x9E3779B97F4A7C15ULL ^ (d->index + 1);
 	snprintf(d->name, sizeof(d->name), "emud%u", d->index);
