@@ -65,6 +65,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/irq.h>
@@ -306,6 +307,7 @@ struct emu_disk_cmd {
  * @gsi: its I/O APIC pin
  * @irq: Linux interrupt number, 0 if not set up
  * @programmed_hi: the upper half of the comparator as last written
+ * @hrtimer: the completion timer when the HPET cannot interrupt
  */
 struct emu_disk_cpu {
 	raw_spinlock_t lock;
@@ -314,7 +316,18 @@ struct emu_disk_cpu {
 	unsigned int gsi;
 	int irq;
 	u32 programmed_hi;
+	struct hrtimer hrtimer;
 };
+
+/*
+ * Without I/O APIC routing for the HPET's pins (a kernel booted with
+ * pci=noacpi or acpi=noirq, as the reliability suite's debug kernel is in
+ * real time) completions fall back to an hrtimer per CPU. The disks then
+ * work, but a completion is a timer of the CPU that takes it, which every
+ * predictor sees coming: good for reliability runs, not for measurement.
+ * The load message and debugfs "stats" say which is in use.
+ */
+static bool emu_disk_hrtimers;
 
 static struct emu_disk *emu_disks[EMU_DISK_MAX];
 static unsigned int emu_disk_count;
@@ -493,6 +506,14 @@ static void emu_disk_program(struct emu_disk_cpu *c, u64 tick)
 {
 	u32 hi = upper_32_bits(tick);
 
+	if (emu_disk_hrtimers) {
+		u64 now = emu_hpet_now();
+		u64 ns = tick > now ? emu_disk_ticks_to_ns(tick - now) : 0;
+
+		hrtimer_start(&c->hrtimer, ns_to_ktime(ns), HRTIMER_MODE_REL_HARD);
+		return;
+	}
+
 	/*
 	 * QEMU rearms the comparator on each half written; the upper half
 	 * changes once every 2^32 ticks (43 s), so it is written first only
@@ -576,9 +597,9 @@ static const struct blk_mq_ops emu_disk_mq_ops = {
 	.complete = emu_disk_complete,
 };
 
-static irqreturn_t emu_disk_interrupt(int irq, void *data)
+/* End every request of c that is due, in deadline order; arm the next. */
+static void emu_disk_complete_due(struct emu_disk_cpu *c)
 {
-	struct emu_disk_cpu *c = data;
 	struct emu_disk_cmd *cmd, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
@@ -608,7 +629,18 @@ static irqreturn_t emu_disk_interrupt(int irq, void *data)
 		raw_spin_unlock_irqrestore(&d->lock, flags);
 		blk_mq_complete_request(rq);
 	}
+}
+
+static irqreturn_t emu_disk_interrupt(int irq, void *data)
+{
+	emu_disk_complete_due(data);
 	return IRQ_HANDLED;
+}
+
+static enum hrtimer_restart emu_disk_hrtimer_fn(struct hrtimer *t)
+{
+	emu_disk_complete_due(container_of(t, struct emu_disk_cpu, hrtimer));
+	return HRTIMER_NORESTART;
 }
 
 /*
@@ -770,6 +802,14 @@ static int emu_disk_hpet_init(void)
 	}
 	ntimers = ((id & HPET_ID_NUMBER) >> HPET_ID_NUMBER_SHIFT) + 1;
 	emu_disk_ncpus = nr_cpu_ids;
+	for (i = 0; i < emu_disk_ncpus; i++) {
+		struct emu_disk_cpu *c = &emu_disk_cpus[i];
+
+		raw_spin_lock_init(&c->lock);
+		INIT_LIST_HEAD(&c->pending);
+		hrtimer_init(&c->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		c->hrtimer.function = emu_disk_hrtimer_fn;
+	}
 	if (ntimers < emu_disk_ncpus) {
 		pr_err("the HPET has %u comparators, %u CPUs need one each (QEMU: -global hpet.timers=%u)\n",
 		       ntimers, emu_disk_ncpus, emu_disk_ncpus);
@@ -779,8 +819,6 @@ static int emu_disk_hpet_init(void)
 		struct emu_disk_cpu *c = &emu_disk_cpus[i];
 		u32 cap = emu_hpet_readl(HPET_Tn_CFG(i) + 4);
 
-		raw_spin_lock_init(&c->lock);
-		INIT_LIST_HEAD(&c->pending);
 		c->timer = i;
 		c->gsi = EMU_DISK_GSI_BASE + i;
 		if (!(cap & BIT(c->gsi))) {
@@ -820,6 +858,7 @@ static void emu_disk_irqs_free(void)
 	for (i = 0; i < emu_disk_ncpus; i++) {
 		struct emu_disk_cpu *c = &emu_disk_cpus[i];
 
+		hrtimer_cancel(&c->hrtimer);
 		emu_hpet_writel(0, HPET_Tn_CFG(c->timer));
 		if (c->irq > 0) {
 			free_irq(c->irq, c);
@@ -952,6 +991,7 @@ static int emu_disk_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
+	seq_printf(m, "# completions by %s\n", emu_disk_hrtimers ? "hrtimer" : "HPET interrupt");
 	seq_puts(m, "disk profile issued completed drawn_mean_ns late_mean_ns late_max_ns\n");
 	for (i = 0; i < emu_disk_count; i++) {
 		struct emu_disk *d = emu_disks[i];
@@ -1035,8 +1075,11 @@ static int __init emu_disk_init(void)
 	if (ret)
 		goto fail;
 	ret = emu_disk_irqs_init();
-	if (ret)
-		goto fail;
+	if (ret) {
+		emu_disk_irqs_free();
+		pr_warn("no HPET interrupt: completions fall back to hrtimers, which every idle predictor sees as timers (not for measurement)\n");
+		emu_disk_hrtimers = true;
+	}
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "block/emu_disk:online",
 					emu_disk_cpu_online, NULL);
 	if (ret < 0)
@@ -1058,8 +1101,9 @@ static int __init emu_disk_init(void)
 	debugfs_create_file("stats", 0444, emu_disk_debugfs, NULL, &emu_disk_stats_fops);
 	debugfs_create_file("profiles", 0444, emu_disk_debugfs, NULL,
 			    &emu_disk_profiles_fops);
-	pr_info("%u disks (%s), HPET period %u fs, completions on %s\n",
+	pr_info("%u disks (%s), HPET period %u fs, completions by %s on %s\n",
 		emu_disk_count, disks, emu_hpet_period_fs,
+		emu_disk_hrtimers ? "hrtimer" : "HPET interrupt",
 		irq_cpu >= 0 ? "one CPU" : "the issuing CPU");
 	return 0;
 fail:
