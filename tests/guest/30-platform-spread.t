@@ -2,24 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # sip-boot: KERNEL=base PLATFORM=x86-client SMP=2 TIMEOUT=300
 #
-# The emulated platform lets every vanilla governor choose: under a loop of
-# 300 us timer sleeps, menu, teo and ladder each spread the loop CPU's idle
-# entries over several of the Skylake client states.
+# The emulated platform lets every vanilla governor choose: under timer
+# sleeps of three lengths, 50 us, 300 us and 3 ms, menu, teo and ladder
+# each spread the loop CPU's idle entries over several of the Skylake
+# client states.
 #
-# Calibration (TCG guest, 2 vCPUs, shared host): a 300 us sleep overshoots
-# by 50-500 us (median ~180 us), so idle periods range from a few us (POLL
-# after a short prediction) to ~1 ms. Measured spreads on cpu1 over 2000
-# sleeps, three runs: menu POLL 38-74% C6 24-55% C3 1.2-3.2% (86-119
-# entries) C1E 0.6-2%; teo C6 52-59% POLL 36-41% C3 2.9-4.6% C1E 1.5-2.4%;
-# ladder C8 72% C9 23% C7s 2.2-2.8% (44-56 entries). On a quiet host the
-# overshoot is tight (median idle ~190 us, p10-p90 165-240 us) and menu and
-# teo rightly settle on C3 for ~88% of entries, yet both still used six
-# states with >= 10 entries (C1, C1E, POLL and C6 for the outliers); ladder
-# used C7s/C8/C9 with 33/1584/396. How much of the mass goes to the second
-# state depends on host noise, not on the platform, so the test asks only
-# for at least three states with >= 10 entries each (0.5% of the loop): a
-# platform with one or two usable states, or a governor stuck on one
-# state, fails it.
+# Calibration. In real time (CLOCK=real) a fixed 300 us sleep overshot by
+# 50-500 us on the shared host, and that noise alone spread every
+# governor's entries (menu POLL 38-74 % C6 24-55 %, ladder C8 72 % C9 23 %).
+# In virtual time (the default) the sleeps are exact: on a 300 us loop
+# ladder put 79 % of its entries in C8 and 20 % in C9, and 6 or 22 in C7s
+# from one boot to the next, so one sleep length cannot ask for a third
+# state. Three lengths whose best states differ (C1E/C3 at 50 us, C3/C6 at
+# 300 us, C8 at 3 ms) make a governor that chooses visit several states
+# whatever the host does, so the test asks for at least three states with
+# >= 10 entries each: a platform with one or two usable states, or a
+# governor stuck on one state, fails it.
 . /sip/tests/guest/platform-lib.sh
 
 echo "1..7"
@@ -38,9 +36,12 @@ for g in menu teo ladder; do
 	fi
 	ok "governor $g selected"
 	before=$(usage_of 1)
-	lat=$(platform-wakelat 300 $LOOPS 1)
+	lat=
+	for us in 50 300 3000; do
+		lat="$lat $(platform-wakelat $us $((LOOPS / 3)) 1 | sed -n 's/.*\(median_ns=[0-9]*\).*/\1/p')"
+	done
 	after=$(usage_of 1)
-	diag "$g: $lat"
+	diag "$g: 50 us, 300 us, 3 ms sleeps, $((LOOPS / 3)) each:$lat"
 	diag "$g: cpu1 usage before: $before"
 	diag "$g: cpu1 usage after:  $after"
 	res=$(echo "$before
@@ -60,10 +61,10 @@ $after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
 	ent=$(echo "$res" | sed -n 's/.*entries=\([0-9]*\).*/\1/p')
 	# A sleep whose timer expires before cpu1 reaches idle (vCPU delayed
 	# by the host) adds no entry: ladder once saw 1968 for 2000 sleeps.
-	if [ "$ent" -ge $((LOOPS * 9 / 10)) ] && [ "$s1" -ge 3 ]; then
+	if [ "$ent" -ge $((LOOPS / 3 * 3 * 9 / 10)) ] && [ "$s1" -ge 3 ]; then
 		ok "$g: $ent entries spread over $s1 states with >= 10 ($s5 with >= 5%)"
 	else
-		not_ok "$g: $ent entries (>= $((LOOPS * 9 / 10))) spread over $s1 states with >= 10 (need 3)"
+		not_ok "$g: $ent entries (>= $((LOOPS / 3 * 3 * 9 / 10))) spread over $s1 states with >= 10 (need 3)"
 	fi
 done
 echo menu > $C/cpuidle/current_governor
