@@ -325,7 +325,9 @@ struct emu_disk_cpu {
  * real time) completions fall back to an hrtimer per CPU. The disks then
  * work, but a completion is a timer of the CPU that takes it, which every
  * predictor sees coming: good for reliability runs, not for measurement.
- * The load message and debugfs "stats" say which is in use.
+ * The load message and debugfs "stats" say which is in use. The timers are
+ * not HRTIMER_MODE_HARD: completing a request wakes waiters under
+ * spinlock_t, which PREEMPT_RT runs in the softirq-expired timer context.
  */
 static bool emu_disk_hrtimers;
 
@@ -510,7 +512,7 @@ static void emu_disk_program(struct emu_disk_cpu *c, u64 tick)
 		u64 now = emu_hpet_now();
 		u64 ns = tick > now ? emu_disk_ticks_to_ns(tick - now) : 0;
 
-		hrtimer_start(&c->hrtimer, ns_to_ktime(ns), HRTIMER_MODE_REL_HARD);
+		hrtimer_start(&c->hrtimer, ns_to_ktime(ns), HRTIMER_MODE_REL);
 		return;
 	}
 
@@ -807,7 +809,7 @@ static int emu_disk_hpet_init(void)
 
 		raw_spin_lock_init(&c->lock);
 		INIT_LIST_HEAD(&c->pending);
-		hrtimer_init(&c->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		hrtimer_init(&c->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		c->hrtimer.function = emu_disk_hrtimer_fn;
 	}
 	if (ntimers < emu_disk_ncpus) {
