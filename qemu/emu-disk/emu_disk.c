@@ -562,7 +562,6 @@ static blk_status_t emu_disk_queue_rq(struct blk_mq_hw_ctx *hctx,
 		status = emu_disk_copy(d, rq);
 		break;
 	case REQ_OP_DISCARD:
-	case REQ_OP_WRITE_ZEROES:
 		emu_disk_discard(d, rq);
 		break;
 	case REQ_OP_FLUSH:
@@ -950,7 +949,6 @@ static int emu_disk_add(struct emu_disk *d)
 	blk_queue_physical_block_size(disk->queue, SZ_4K);
 	blk_queue_max_hw_sectors(disk->queue, SZ_1M >> SECTOR_SHIFT);
 	blk_queue_max_discard_sectors(disk->queue, UINT_MAX >> SECTOR_SHIFT);
-	blk_queue_max_write_zeroes_sectors(disk->queue, UINT_MAX >> SECTOR_SHIFT);
 	disk->queue->limits.discard_granularity = PAGE_SIZE;
 	blk_queue_write_cache(disk->queue, true, false);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
