@@ -12,7 +12,7 @@
 
 EMU_MODULES := emu-idle emu-disk
 emu_out = $(SIP_CACHE)/$(KERNEL)/modules/$(1)
-emu_ko = $(subst -,_,$(1)).ko
+emu_name = $(subst -,_,$(1))
 
 HELP += \
 	"emu-idle     build the emulated idle platform module for KERNEL (base|patched)" \
@@ -25,12 +25,12 @@ HELP += \
 
 $(EMU_MODULES):
 	@./qemu/build-module.sh qemu/$@ $(SIP_CACHE)/$(KERNEL)/obj $(call emu_out,$@)
-	@echo "$@: $(call emu_out,$@)/$(call emu_ko,$@)"
+	@echo "$@: $(call emu_out,$@)/$(call emu_name,$@).ko"
 
 $(EMU_MODULES:%=%-check): %-check:
 	@$(SIP_CACHE)/base/src/scripts/checkpatch.pl --strict --no-tree --quiet \
-		-f qemu/$*/$(subst -,_,$*).c && echo "$*: checkpatch --strict clean"
-	@rm -f $(call emu_out,$*)/$(subst -,_,$*).o
+		-f qemu/$*/$(call emu_name,$*).c && echo "$*: checkpatch --strict clean"
+	@rm -f $(call emu_out,$*)/$(call emu_name,$*).o
 	@out=$$(./qemu/build-module.sh qemu/$* $(SIP_CACHE)/$(KERNEL)/obj $(call emu_out,$*) 2>&1); \
 		[ -z "$$out" ] || echo "$$out"; [ -z "$$out" ] && echo "$*: builds for $(KERNEL) without warnings"
 

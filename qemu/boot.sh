@@ -50,7 +50,7 @@ disk_profile() {
 profiles=
 ndisks=0
 for d in $DISKS; do
-	p=$(disk_profile "$d") || fail "DISKS entry '$d': expected a profile (nvme, sata-ssd, emmc, sd, hdd, fixed:<time>) or a latency (100us, 2ms, 500000ns)"
+	p=$(disk_profile "$d") || fail "DISKS entry '$d': expected a profile name (emu_disk checks it) or a latency (100us, 2ms, 500000ns)"
 	profiles+=${profiles:+,}$p
 	ndisks=$((ndisks + 1))
 done

@@ -835,6 +835,12 @@ static int emu_disk_hpet_init(void)
 	return 0;
 }
 
+/* The CPU that takes comparator i's interrupt. */
+static unsigned int emu_disk_irq_target(unsigned int i)
+{
+	return irq_cpu >= 0 ? irq_cpu : i;
+}
+
 /*
  * A CPU going offline takes its completion interrupt's affinity with it
  * (the kernel moves the IRQ to another CPU); give it back when it returns.
@@ -844,9 +850,7 @@ static int emu_disk_cpu_online(unsigned int cpu)
 	unsigned int i;
 
 	for (i = 0; i < emu_disk_ncpus; i++) {
-		int target = irq_cpu >= 0 ? irq_cpu : i;
-
-		if (target == cpu && emu_disk_cpus[i].irq > 0)
+		if (emu_disk_irq_target(i) == cpu && emu_disk_cpus[i].irq > 0)
 			irq_set_affinity(emu_disk_cpus[i].irq, cpumask_of(cpu));
 	}
 	return 0;
@@ -876,7 +880,7 @@ static int emu_disk_irqs_init(void)
 
 	for (i = 0; i < emu_disk_ncpus; i++) {
 		struct emu_disk_cpu *c = &emu_disk_cpus[i];
-		int target = irq_cpu >= 0 ? irq_cpu : i;
+		unsigned int target = emu_disk_irq_target(i);
 		u32 cfg;
 
 		ret = acpi_register_gsi(NULL, c->gsi, ACPI_EDGE_SENSITIVE,
