@@ -1,10 +1,12 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300 APPEND=cpuidle.governor=menu APPEND=haltpoll.guest_halt_poll_ns=1000
 # SPDX-License-Identifier: GPL-2.0
 #
 # The governor-less idle selection of the series, on the emulated x86
 # client platform (design/series.md):
-#  1 the governor files are gone, current_governor_ro reads "none";
+#  1 the governor files stay and name the one policy: available_governors,
+#    current_governor and current_governor_ro read "sched"; writing "sched"
+#    succeeds, writing "menu" fails with EINVAL and changes nothing;
 #  2 every online CPU has cpuidle/stats/{right,under,over}_estimate;
 #  3 right + under + over equals the sum of the states' usage on each CPU,
 #    and idle entries happened. One process reads the usage files, then the
@@ -17,20 +19,24 @@
 #    entry of the state it chose (the platform has no driver callback);
 #  6 with /dev/cpu_dma_latency held at 20 us, no state with an exit latency
 #    above 20 us is entered and every prediction says latency_req_ns=20000;
-#  7 held at 0, cpuidle is not entered (no state's usage moves) and every
-#    prediction has state=-1;
+#  7 held at 0, the CPU polls with the tick kept: every prediction says
+#    latency_req_ns=0, state=0 (POLL) and tick_stopped=0, and no state but
+#    POLL has its usage move;
 #  8 held at -2 (the device takes any s32; 2 bytes, parsed as hex text;
-#    -1 is PM_QOS_DEFAULT_VALUE, "no request"),
-#    the limit counts as 0: every prediction says latency_req_ns=0 and
-#    state=-1, no state's usage moves;
+#    -1 is PM_QOS_DEFAULT_VALUE, "no request"), the limit counts as 0: the
+#    same as 7;
 #  9 a CPU taken offline and back online idles again and its idle periods
 #    are counted (the emulated driver keeps the cpuidle devices of offline
-#    CPUs, so the files stay).
+#    CPUs, so the files stay);
+# 10 the obsolete governor parameters on the command line (the sip-boot
+#    line above sets cpuidle.governor=menu and haltpoll.guest_halt_poll_ns=)
+#    are each reported once in the kernel log as ignored, naming what
+#    replaced them.
 # Skips on a kernel without the series (no sched_idle_predict event).
 T=/sys/kernel/tracing
 C=/sys/devices/system/cpu
 EV=$T/events/sched/sched_idle_predict
-N=9
+N=10
 echo "1..$N"
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 if [ ! -d "$EV" ]; then
@@ -48,12 +54,18 @@ cpus=$(cd $C && ls -d cpu[0-9]* | sed 's/cpu//' | sort -n)
 online() { [ "$1" = 0 ] || [ "$(cat $C/cpu$1/online 2>/dev/null)" = 1 ]; }
 
 # 1
-if [ ! -e $C/cpuidle/available_governors ] && [ ! -e $C/cpuidle/current_governor ] &&
-   [ "$(cat $C/cpuidle/current_governor_ro)" = none ]; then
-	ok 1 "no governor files, current_governor_ro is none"
+govs=$(for f in available_governors current_governor current_governor_ro; do
+	echo "$f=$(cat $C/cpuidle/$f 2>&1)"; done | tr '\n' ' ')
+echo sched > $C/cpuidle/current_governor 2>/dev/null; same=$?
+err=$( (echo menu > $C/cpuidle/current_governor) 2>&1); other=$?
+after=$(cat $C/cpuidle/current_governor 2>&1)
+echo "# $govs; writing sched: rc $same; writing menu: rc $other ($err); then $after"
+if [ "$govs" = "available_governors=sched current_governor=sched current_governor_ro=sched " ] &&
+   [ $same = 0 ] && [ $other != 0 ] && echo "$err" | grep -q 'Invalid argument' &&
+   [ "$after" = sched ]; then
+	ok 1 "governor files read sched, another governor is refused with EINVAL"
 else
-	nok 1 "no governor files, current_governor_ro is none" "$(ls $C/cpuidle)" \
-		"current_governor_ro: $(cat $C/cpuidle/current_governor_ro 2>&1)"
+	nok 1 "governor files read sched, another governor is refused with EINVAL"
 fi
 
 # 2
@@ -131,11 +143,6 @@ echo "# $1 predictions followed by an entry, $2 in the chosen state"
 if [ "$1" -gt 0 ] && [ "$1" = "$2" ]; then ok 5 "the chosen state is entered"
 else nok 5 "the chosen state is entered"; fi
 
-usage_total() {
-	for c in $cpus; do online $c && cat $C/cpu$c/cpuidle/state*/usage; done |
-		awk '{ s += $1 } END { print s }'
-}
-
 # 6
 exec 3> /dev/cpu_dma_latency
 echo -n 0x0014 >&3
@@ -157,27 +164,38 @@ else
 	nok 6 "latency limit 20 us honoured"
 fi
 
-# no_cpuidle <n> <text for the QoS device> <what>: with the limit written,
-# no state's usage moves and every prediction has latency_req_ns=0 and
-# state=-1
-no_cpuidle() {
+# usage of the states other than POLL (state0), summed over online CPUs
+usage_halting() {
+	for c in $cpus; do online $c && cat $C/cpu$c/cpuidle/state[1-9]*/usage; done |
+		awk '{ s += $1 } END { print s }'
+}
+
+# poll_only <n> <text for the QoS device> <what>: with the limit written,
+# no state but POLL has its usage move and every prediction has
+# latency_req_ns=0, state=0 and tick_stopped=0
+poll_only() {
 	echo -n "$2" >&3
 	sleep 1
-	u0=$(usage_total)
+	u0=$(usage_halting)
+	p0=$(cat $C/cpu0/cpuidle/state0/usage)
 	record 2
-	u1=$(usage_total)
+	u1=$(usage_halting)
+	p1=$(cat $C/cpu0/cpuidle/state0/usage)
 	res=$(grep 'sched_idle_predict:' $T/trace |
-		awk '{ p++ } !/latency_req_ns=0 .* state=-1 / { other++ } END { printf "%d %d\n", p, other }')
+		awk '{ p++ } !/latency_req_ns=0 .* state=0 tick_stopped=0$/ { other++ }
+			END { printf "%d %d\n", p, other }')
 	np=${res% *} nother=${res#* }
-	echo "# $2: usage $u0 -> $u1, $np predictions, $nother not state=-1 with latency_req_ns=0"
-	if [ "$u0" = "$u1" ] && [ "$np" -gt 0 ] && [ "$nother" = 0 ]; then
-		ok "$1" "$3: cpuidle not entered"
+	echo "# $2: halting states' usage $u0 -> $u1, cpu0 POLL usage $p0 -> $p1, $np predictions, $nother not latency_req_ns=0 state=0 tick_stopped=0"
+	if [ "$u0" = "$u1" ] && [ "$p1" -gt "$p0" ] && [ "$np" -gt 0 ] && [ "$nother" = 0 ]; then
+		ok "$1" "$3: only POLL, the tick kept"
 	else
-		nok "$1" "$3: cpuidle not entered"
+		nok "$1" "$3: only POLL, the tick kept"
+		grep 'sched_idle_predict:' $T/trace | grep -v 'latency_req_ns=0 .* state=0 tick_stopped=0$' |
+			head -3 | sed 's/^/# /'
 	fi
 }
-no_cpuidle 7 0x0000 "latency limit 0"
-no_cpuidle 8 -2 "negative latency limit counts as 0"
+poll_only 7 0x0000 "latency limit 0"
+poll_only 8 -2 "negative latency limit counts as 0"
 exec 3>&-
 
 # 9
@@ -196,4 +214,15 @@ if [ -e $C/cpu1/online ]; then
 	fi
 else
 	echo "ok 9 - CPU offline and online # SKIP cpu1 cannot go offline"
+fi
+
+# 10
+gov=$(dmesg | grep -c 'cpuidle: cpuidle.governor=menu is obsolete and ignored: idle states are chosen by the scheduler')
+hp=$(dmesg | grep -c 'cpuidle: haltpoll.guest_halt_poll_ns=1000 is obsolete and ignored: use cpuidle_haltpoll.guest_halt_poll_ns=1000')
+echo "# cmdline: $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(cpuidle.governor|haltpoll\.)' | tr '\n' ' '); warnings: governor $gov, haltpoll $hp"
+if [ "$gov" = 1 ] && [ "$hp" = 1 ]; then
+	ok 10 "obsolete cpuidle.governor= and haltpoll.*= are reported once"
+else
+	nok 10 "obsolete cpuidle.governor= and haltpoll.*= are reported once" \
+		"$(dmesg | grep -iE 'governor|haltpoll' | head -5)"
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300 APPEND=cpuidle.governor=menu APPEND=haltpoll.guest_halt_poll_ns=1000
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bad input to the prediction statistics of the series,
