@@ -13,8 +13,8 @@
 #    stats: idle periods that end meanwhile count in the stats only (up to
 #    4 allowed; 0 was seen during development), and one period may be
 #    counted in usage and not yet in the stats (-1 allowed);
-#  4 writing anything but 0 is refused with EINVAL and resets nothing;
-#    writing 0 resets;
+#  4 the counters are read-only: writing is refused and changes nothing
+#    (tests/guest/60-stats-bad-input.t covers every kind of writer);
 #  5 each sched_idle_predict event is followed on its CPU by the cpu_idle
 #    entry of the state it chose (the platform has no driver callback);
 #  6 with /dev/cpu_dma_latency held at 20 us, no state with an exit latency
@@ -102,19 +102,17 @@ else nok 3 "right+under+over == sum of usage" "off:$bad"; fi
 S=$C/cpu0/cpuidle/stats
 before=$(cat $S/right_estimate)
 fails=0
-for v in 5 abc -1 99999999999999999999999 ""; do
-	if echo "$v" > $S/right_estimate 2>/dev/null; then
+for v in 0 5 abc ""; do
+	if (echo "$v" > $S/right_estimate) 2>/dev/null; then
 		fails=$((fails + 1)); echo "# writing '$v' succeeded"
 	fi
 done
 after=$(cat $S/right_estimate)
-echo 0 > $S/right_estimate; rc=$?
-reset=$(cat $S/right_estimate)
-echo "# right_estimate: $before before, $after after bad writes, $reset after writing 0"
-if [ $fails = 0 ] && [ "$after" -ge "$before" ] && [ $rc = 0 ] && [ "$reset" -lt "$before" ]; then
-	ok 4 "bad writes refused, 0 resets"
+echo "# right_estimate: $before before, $after after the writes"
+if [ $fails = 0 ] && [ "$after" -ge "$before" ]; then
+	ok 4 "writes refused, nothing reset"
 else
-	nok 4 "bad writes refused, 0 resets" "failed writes accepted: $fails, rc of 0: $rc"
+	nok 4 "writes refused, nothing reset" "writes accepted: $fails"
 fi
 
 record() {
