@@ -579,7 +579,14 @@ static blk_status_t emu_disk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	raw_spin_unlock_irqrestore(&d->lock, flags);
 
 	cmd->status = status;
-	cmd->cpu = irq_cpu >= 0 ? irq_cpu : cpumask_first(hctx->cpumask);
+	/*
+	 * The CPU of the software queue the request came from: a hardware
+	 * queue's cpumask can be empty (a queue mapped while its CPU was
+	 * coming online, isolated CPUs), the submitting CPU never is.
+	 */
+	cmd->cpu = irq_cpu >= 0 ? irq_cpu : blk_mq_rq_cpu(rq);
+	if ((unsigned int)cmd->cpu >= emu_disk_ncpus)
+		cmd->cpu = 0;
 	cmd->issue_tick = emu_hpet_now();
 	cmd->deadline_tick = cmd->issue_tick + emu_disk_ns_to_ticks(ns);
 	emu_disk_file(&emu_disk_cpus[cmd->cpu], cmd);
