@@ -7,7 +7,8 @@
 #
 #   1. the patch applies with git am on top of the previous ones;
 #   2. scripts/checkpatch.pl --strict finds 0 errors and 0 warnings
-#      (checks are listed, not counted against it);
+#      (checks are listed, not counted against it), with FILE_PATH_CHANGES
+#      replaced by a get_maintainer.pl check of every added file;
 #   3. the directories holding the files it touches build with W=1 and
 #      without any warning that the same directories did not have before
 #      the patch (warnings compared without line numbers);
@@ -174,10 +175,26 @@ for p in "${patches[@]}"; do
 		continue
 	fi
 
-	(cd "$wt" && perl scripts/checkpatch.pl --strict --no-color --show-types "$series_dir/$p") > "$tmp/cp.log" 2>&1
+	# FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for every
+	# added file, even one an existing F: pattern covers, and a redundant
+	# F: line is what reviewers then object to. It is replaced by the real
+	# question: get_maintainer.pl must name a maintainer (M:, not only a
+	# list) for each file the patch adds, with MAINTAINERS as it is after
+	# the patch; each file without one counts as a warning.
+	(cd "$wt" && perl scripts/checkpatch.pl --strict --no-color --show-types \
+		--ignore FILE_PATH_CHANGES "$series_dir/$p") > "$tmp/cp.log" 2>&1
+	orphans=0
+	for f in $(awk '/^diff --git /{ f = $3; sub(/^a\//, "", f) } /^new file mode/{ print f }' "$series_dir/$p"); do
+		if ! (cd "$wt" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
+			--norolestats --nol -f "$f" 2>/dev/null) | grep -q .; then
+			echo "WARNING:NO_MAINTAINER: no MAINTAINERS entry names a maintainer of $f" >> "$tmp/cp.log"
+			orphans=$((orphans + 1))
+		fi
+	done
 	total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings' "$tmp/cp.log" | tail -1)
 	errs=$(echo "$total" | sed -nE 's/^total: ([0-9]+) errors.*/\1/p')
 	warns=$(echo "$total" | sed -nE 's/^total: [0-9]+ errors, ([0-9]+) warnings.*/\1/p')
+	[ -n "$warns" ] && warns=$((warns + orphans))
 	checks=$(echo "$total" | sed -nE 's/.* ([0-9]+) checks.*/\1/p')
 	if [ "$errs" = 0 ] && [ "$warns" = 0 ]; then
 		[ "${checks:-0}" != 0 ] && grep -E '^CHECK:' "$tmp/cp.log" | diag

@@ -10,7 +10,7 @@
 #    one cache line, cache-line aligned, and the next per-CPU variable starts
 #    one cache line later: the 64 bytes design/io-latency.md states;
 #  3 per CPU, cpuidle: the per-CPU struct cpuidle_device (cpuidle_dev) grows
-#    by the "Memory per CPU" of design/series.md (32 bytes).
+#    by the "Memory per CPU" of design/series.md (24 bytes).
 # The whole static per-CPU area of both kernels is reported (the governors'
 # per-CPU data goes away with them). Skips when a kernel is not built.
 set -u
