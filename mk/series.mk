@@ -4,15 +4,24 @@
 # applies series/ patch by patch on a scratch tree of linux-source-6.1 in
 # $(SIP_CACHE)/check-series, runs checkpatch --strict, compares the W=1
 # warnings of the touched directories before and after each patch and
-# builds the kernel at the end. `make test` runs it as a host test.
+# builds the whole kernel in each configuration of its table (the
+# project's, HALTPOLL_CPUIDLE=m, SCHED_IO_LATENCY=n, CPU_IDLE=n, PREEMPT
+# with lockdep). CHECK_SERIES=full (the default here) builds them after
+# every patch, one full build per patch and configuration; quick builds
+# them after the last patch only. `make test` runs it as a host test,
+# quick unless CHECK_SERIES=full is given (tests/host/check-series.t).
 
-SERIES_DIR ?= series
+SERIES_DIR   ?= series
+CHECK_SERIES ?= full
 
 HELP += \
-	"check-series apply series/ patch by patch: checkpatch --strict, no new W=1 warnings, full build (TAP)" \
-	"             [SERIES_DIR=series] [JOBS=2]"
+	"check-series apply series/ patch by patch: checkpatch --strict, no new W=1 warnings, vmlinux + modules" \
+	"             in each configuration of tests/host/check-series.sh's table (TAP) [SERIES_DIR=series] [JOBS=2]" \
+	"             [CHECK_SERIES=full: the builds after every patch | quick: after the last one, as make test]"
 
 .PHONY: check-series
 
 check-series: deps
-	@./tests/host/check-series.sh -d $(SERIES_DIR)
+	@case "$(CHECK_SERIES)" in full) q= ;; quick) q=-q ;; \
+	*) echo "check-series: CHECK_SERIES=$(CHECK_SERIES): full or quick" >&2; exit 2 ;; esac; \
+	./tests/host/check-series.sh $$q -d $(SERIES_DIR)

@@ -11,28 +11,69 @@
 #      replaced by a get_maintainer.pl check of every added file;
 #   3. the directories holding the files it touches build with W=1 and
 #      without any warning that the same directories did not have before
-#      the patch (warnings compared without line numbers);
+#      the patch (warnings compared without line numbers), in the
+#      project's configuration;
+#   4. the whole kernel, vmlinux and modules (so modpost runs), builds in
+#      every configuration of the table below, as a distribution would
+#      build it.
 #
-# and, after the last patch, the whole kernel builds with the project's
-# configuration. Prints TAP, one test per patch per check plus the final
-# build; an empty series is one skipped test.
+# Prints TAP, one test per patch per check and per configuration; an empty
+# series is one skipped test. The builds of step 4 run after every patch,
+# or with -q after the last patch only (make test: the table costs a full
+# build per configuration and per patch, see `make help`).
 #
-# usage: check-series.sh [-d <series-dir>] [-f <config-fragment>]...
+# usage: check-series.sh [-q] [-c <name>[,<name>]...] [-d <series-dir>]
+#                        [-f <config-fragment>]...
+#   -q  quick: the configurations are built after the last patch only
+#   -c  only these configurations of the table (default: all)
 #   -d  directory with the "series" file and the patches (default: series)
 #   -f  configuration fragment; default qemu/config/common.config plus
 #       qemu/config/patched.config when it exists
 # Environment: SIP_CACHE (default ~/.cache/sched-idle-predict), JOBS
-# (default 2). Work tree and objects: <cache>/check-series/{src,obj}.
+# (default 2). Work tree and W=1 objects: <cache>/check-series/{src,obj};
+# each configuration builds in <cache>/check-series/obj-<name>.
 set -u
+
+# The build configurations: a name, then the option lines merged after the
+# project's fragments (a later line overrides an earlier one, and
+# build-kernel.sh checks the last request of every option in the final
+# .config; "=n" is "is not set"). An option turned off takes with it what
+# the project's fragments turn on that depends on it, and what selects it:
+# without CPU_IDLE, ACPI_PROCESSOR (its ACPI_PROCESSOR_IDLE selects
+# CPU_IDLE), X86_INTEL_PSTATE (selects ACPI_PROCESSOR) and SCHED_MC_PRIO
+# (selects X86_INTEL_PSTATE) go. The table is here, in the one script that
+# builds it, and not in qemu/config/: no kernel of the test bed boots these
+# configurations, and the preempt row depends on what the tree allows
+# (below). Each row is written to <cache>/check-series/config/<name>.config
+# and given to build-kernel.sh as the last fragment.
+configs=(
+	"project"
+	"haltpoll-m CONFIG_HALTPOLL_CPUIDLE=m"
+	"no-io-latency CONFIG_SCHED_IO_LATENCY=n CONFIG_SCHED_IO_LATENCY_KUNIT_TEST=n"
+	"no-cpuidle CONFIG_CPU_IDLE=n CONFIG_HALTPOLL_CPUIDLE=n CONFIG_CPUIDLE_KUNIT_TEST=n \
+		CONFIG_ACPI_PROCESSOR=n CONFIG_X86_INTEL_PSTATE=n CONFIG_SCHED_MC_PRIO=n"
+	"preempt CONFIG_PREEMPT=y CONFIG_DEBUG_KERNEL=y CONFIG_PROVE_LOCKING=y \
+		CONFIG_PROVE_RAW_LOCK_NESTING=y"
+)
+# PREEMPT_RT replaces CONFIG_PREEMPT=y in the preempt row when the tree
+# lets olddefconfig keep it. 6.1 does not: PREEMPT_RT depends on
+# ARCH_SUPPORTS_RT, which no architecture selects yet; meanwhile
+# PROVE_RAW_LOCK_NESTING makes lockdep report a spinlock_t taken under a
+# raw_spinlock_t, the nesting that breaks on PREEMPT_RT.
+preempt_rt="CONFIG_EXPERT=y CONFIG_PREEMPT_RT=y"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series_dir=$top/series
 frags=()
-while getopts "d:f:" opt; do
+quick=
+only=
+while getopts "qc:d:f:" opt; do
 	case $opt in
+	q) quick=1 ;;
+	c) only=$OPTARG ;;
 	d) series_dir=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	f) frags+=("$(realpath "$OPTARG")") ;;
-	*) echo "usage: $0 [-d series-dir] [-f fragment]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-q] [-c name,...] [-d series-dir] [-f fragment]..." >&2; exit 2 ;;
 	esac
 done
 if [ ${#frags[@]} = 0 ]; then
@@ -41,6 +82,20 @@ if [ ${#frags[@]} = 0 ]; then
 fi
 for f in "${frags[@]}"; do
 	[ -f "$f" ] || { echo "check-series: no such fragment: $f" >&2; exit 2; }
+done
+
+# The configurations to build, their names and their option lines.
+names=()
+declare -A lines
+for row in "${configs[@]}"; do
+	read -r -a w <<< "$row"
+	c=${w[0]}
+	[ -z "$only" ] || [[ ",$only," == *",$c,"* ]] || continue
+	names+=("$c")
+	lines[$c]=${w[*]:1}
+done
+for c in ${only//,/ }; do
+	[ -n "${lines[$c]+set}" ] || { echo "check-series: no configuration $c in the table" >&2; exit 2; }
 done
 
 cache=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
@@ -62,6 +117,9 @@ done
 
 # checkpatch's SPDX check needs the Debian python3 (python3-ply, python3-git).
 export PATH=/usr/bin:$PATH
+# Every object directory is <cache>/<tree>/<obj>, beside <cache>/<tree>/src,
+# so the paths ccache sees relative to CCACHE_BASEDIR (../src) are those of
+# the kernels of make kernel: unchanged objects are shared.
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache} CCACHE_BASEDIR=$cache CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export KBUILD_BUILD_TIMESTAMP="2014-10-22" KBUILD_BUILD_USER=sip KBUILD_BUILD_HOST=sip
@@ -74,6 +132,7 @@ fi
 mkdir -p "$work"
 exec 9>"$work/.lock"
 flock 9
+start=$SECONDS
 
 # The scratch tree: base, clean, detached.
 if [ ! -e "$wt/.git" ]; then
@@ -130,29 +189,114 @@ warnings() {	# <out> <dir>...
 		LC_ALL=C sort > "$out"
 }
 
+# Whether a Kconfig file of the scratch tree defines the option.
+defined() {	# <CONFIG_FOO>
+	git -C "$wt" grep -qE "^[[:space:]]*(menu)?config[[:space:]]+${1#CONFIG_}[[:space:]]*$" -- '*Kconfig*'
+}
+
+# The lines of a failed build that say why: compiler and linker errors,
+# modpost's, build-kernel.sh's own; its last lines when none matched.
+build_errors() {	# <log>
+	grep -E ': (fatal )?error: |^ERROR: |: undefined reference to |: multiple definition of |^build-kernel: ' "$1" |
+		head -20 | grep . || tail -10 "$1"
+}
+
+# One configuration at the current state of the tree: one TAP test. In the
+# middle of the series an option of the project's fragments may not exist
+# yet (a later patch adds it): build-kernel.sh -u names it and goes on;
+# after the last patch every option must exist, the table's included.
+build() {	# <patch> <configuration> <last: 0|1>
+	local p=$1 c=$2 last=$3 o=$work/obj-$2 t0=$SECONDS u=-u l undef=
+	if [ "$last" = 1 ]; then
+		u=
+		for l in ${lines[$c]}; do
+			defined "${l%%=*}" || undef+=" ${l%%=*}"
+		done
+	fi
+	if [ -n "$undef" ]; then
+		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag
+		nok "$p: build $c: configuration"
+	elif JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u "$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
+		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" >> "$tmp/unchecked"
+		ok "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
+	else
+		build_errors "$tmp/build.log" | sed "s#^build-kernel: $top/##" | diag
+		nok "$p: build $c ($((SECONDS - t0)) s)"
+	fi
+}
+
 n=${#patches[@]}
-echo "1..$((3 * n + 1))"
+nc=${#names[@]}
+if [ -n "$quick" ]; then
+	echo "1..$((3 * n + nc))"
+else
+	echo "1..$(((3 + nc) * n))"
+fi
 t=0
 fails=0
 ok()   { t=$((t + 1)); echo "ok $t - $*"; }
 nok()  { t=$((t + 1)); fails=$((fails + 1)); echo "not ok $t - $*"; }
 diag() { sed 's/^/# /'; }
 
+# The configurations are built after this step (1 = the first patch).
+builds_at() {	# <step>
+	[ -z "$quick" ] || [ "$1" = "$n" ]
+}
+no_builds() {	# <step> <patch> <why>
+	local c
+	builds_at "$1" || return 0
+	for c in "${names[@]}"; do nok "$2: build $c ($3)"; done
+}
+
 if ! configure; then
 	tail -20 "$tmp/config.log" | diag
+	step=0
 	for p in "${patches[@]}"; do
+		step=$((step + 1))
 		for c in "applies" "checkpatch" "W=1"; do nok "$p: $c (configuration failed)"; done
+		no_builds $step "$p" "configuration failed"
 	done
-	nok "full kernel build (configuration failed)"
 	exit 1
 fi
 
+# PREEMPT_RT instead of PREEMPT when olddefconfig keeps it (see the table).
+if [ -n "${lines[preempt]+set}" ]; then
+	o=$work/obj-preempt
+	mkdir -p "$o"
+	rm -f "$o/.sip-frags"
+	probe=(nice -n 5 make -s -C "$wt" O="$o" ARCH=x86_64)
+	if "${probe[@]}" tinyconfig >/dev/null 2>&1 &&
+	   { cat "${frags[@]}"; for l in $preempt_rt; do echo "$l"; done; } >> "$o/.config" &&
+	   "${probe[@]}" olddefconfig >/dev/null 2>&1 &&
+	   grep -qx 'CONFIG_PREEMPT_RT=y' "$o/.config"; then
+		lines[preempt]="$preempt_rt ${lines[preempt]/CONFIG_PREEMPT=y/}"
+		echo "# preempt: PREEMPT_RT, which this tree allows"
+	else
+		why="olddefconfig drops it"
+		git -C "$wt" grep -q 'select ARCH_SUPPORTS_RT' -- 'arch/x86/*' ||
+			why="it depends on ARCH_SUPPORTS_RT (kernel/Kconfig.preempt), which arch/x86 does not select"
+		echo "# preempt: PREEMPT_RT is not built: $why; PREEMPT with PROVE_RAW_LOCK_NESTING instead (lockdep checks the raw_spinlock_t/spinlock_t nesting of PREEMPT_RT)"
+	fi
+fi
+mkdir -p "$work/config"
+for c in "${names[@]}"; do
+	{
+		echo "# check-series.sh: configuration $c, merged after the project's fragments"
+		for l in ${lines[$c]}; do echo "$l"; done
+	} > "$work/config/$c.config"
+done
+for c in "${names[@]}"; do
+	echo "# configuration $c: the project's + ${lines[$c]:-nothing}"
+done
+
 broken=
 step=0
+reconfigure=1
 for p in "${patches[@]}"; do
 	prev=$step; step=$((step + 1))
 	if [ -n "$broken" ]; then
 		for c in "applies" "checkpatch" "W=1"; do nok "$p: $c (not checked: $broken did not apply)"; done
+		no_builds $step "$p" "not built: $broken did not apply"
 		continue
 	fi
 	mapfile -t dirs < <(patch_dirs "$series_dir/$p")
@@ -171,6 +315,7 @@ for p in "${patches[@]}"; do
 		nok "$p: applies"
 		nok "$p: checkpatch (not checked: does not apply)"
 		nok "$p: W=1 (not checked: does not apply)"
+		no_builds $step "$p" "not built: does not apply"
 		broken=$p
 		continue
 	fi
@@ -205,44 +350,48 @@ for p in "${patches[@]}"; do
 		nok "$p: checkpatch --strict: ${errs:-?} errors, ${warns:-?} warnings"
 	fi
 
-	if grep -qE '^diff --git a/([^ ]*/)?Kconfig[^ ]* ' "$series_dir/$p" && ! configure; then
+	kconfig=
+	grep -qE '^diff --git a/([^ ]*/)?Kconfig[^ ]* ' "$series_dir/$p" && kconfig=1 reconfigure=1
+	if [ -n "$kconfig" ] && ! configure; then
 		tail -20 "$tmp/config.log" | diag
 		nok "$p: W=1 (configuration failed)"
-		continue
-	fi
-	if [ ${#dirs[@]} = 0 ]; then
+	elif [ ${#dirs[@]} = 0 ]; then
 		ok "$p: W=1 # SKIP touches no directory built on its own (headers, documentation)"
-		continue
-	fi
-	after=$tmp/warn.$step
-	if [ -n "$failed_before" ]; then
-		grep -E 'error|Error' "$before.failed" | head -20 | diag
-		nok "$p: W=1 ${dirs[*]}: build failed before the patch"
-	elif ! warnings "$after" "${dirs[@]}"; then
-		grep -E 'error|Error' "$after.failed" | head -20 | diag
-		nok "$p: W=1 ${dirs[*]}: build failed"
 	else
-		echo "${dirs[*]}" > "$after.dirs"
-		LC_ALL=C comm -13 "$before" "$after" > "$tmp/new"
-		new=$(wc -l < "$tmp/new")
-		if [ "$new" != 0 ]; then
-			diag < "$tmp/new"
-			nok "$p: W=1 ${dirs[*]}: $new new warnings"
+		after=$tmp/warn.$step
+		if [ -n "$failed_before" ]; then
+			grep -E 'error|Error' "$before.failed" | head -20 | diag
+			nok "$p: W=1 ${dirs[*]}: build failed before the patch"
+		elif ! warnings "$after" "${dirs[@]}"; then
+			grep -E 'error|Error' "$after.failed" | head -20 | diag
+			nok "$p: W=1 ${dirs[*]}: build failed"
 		else
-			ok "$p: W=1 ${dirs[*]}: no new warnings ($(wc -l < "$after") in these directories)"
+			echo "${dirs[*]}" > "$after.dirs"
+			LC_ALL=C comm -13 "$before" "$after" > "$tmp/new"
+			new=$(wc -l < "$tmp/new")
+			if [ "$new" != 0 ]; then
+				diag < "$tmp/new"
+				nok "$p: W=1 ${dirs[*]}: $new new warnings"
+			else
+				ok "$p: W=1 ${dirs[*]}: no new warnings ($(wc -l < "$after") in these directories)"
+			fi
 		fi
 	fi
+
+	builds_at $step || continue
+	# A Kconfig changed since the last builds (or none in this run): the
+	# configurations are made again, so that an option a patch adds gets
+	# the value requested, not its default.
+	if [ -n "$reconfigure" ]; then
+		for c in "${names[@]}"; do rm -f "$work/obj-$c/.sip-frags"; done
+		reconfigure=
+	fi
+	: > "$tmp/unchecked"
+	for c in "${names[@]}"; do
+		build "$p" "$c" $([ $step = $n ] && echo 1 || echo 0)
+	done
+	sort -u "$tmp/unchecked" | diag
 done
 
-if [ -n "$broken" ]; then
-	nok "full kernel build (not built: $broken did not apply)"
-	exit 1
-fi
-rm -f "$obj/.sip-frags"
-if JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" "$wt" "$obj" "${frags[@]}" > "$tmp/build.log" 2>&1; then
-	ok "full kernel build after $n patches: $(cat "$obj/kernelrelease")"
-else
-	grep -E 'error|build-kernel:' "$tmp/build.log" | head -20 | diag
-	nok "full kernel build after $n patches"
-fi
+echo "# check-series: $((SECONDS - start)) s"
 [ "$fails" = 0 ]
