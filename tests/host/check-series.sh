@@ -19,12 +19,13 @@
 #
 # Prints TAP, one test per patch per check and per configuration; an empty
 # series is one skipped test. The builds of step 4 run after every patch,
-# or with -q after the last patch only (make test: the table costs a full
-# build per configuration and per patch, see `make help`).
+# or with -q after the last patch only and for fewer rows (make test: the
+# table costs a full build per configuration and per patch, see `make help`).
 #
 # usage: check-series.sh [-q] [-c <name>[,<name>]...] [-d <series-dir>]
 #                        [-f <config-fragment>]...
-#   -q  quick: the configurations are built after the last patch only
+#   -q  quick: the configurations are built after the last patch only, and
+#       only those of quick_configs unless -c names others
 #   -c  only these configurations of the table (default: all)
 #   -d  directory with the "series" file and the patches (default: series)
 #   -f  configuration fragment; default qemu/config/common.config plus
@@ -55,6 +56,12 @@ configs=(
 	"preempt CONFIG_PREEMPT=y CONFIG_DEBUG_KERNEL=y CONFIG_PROVE_LOCKING=y \
 		CONFIG_PROVE_RAW_LOCK_NESTING=y"
 )
+# Quick mode (-q, make test) builds only these rows when -c names none:
+# "project" is the patched kernel that make test builds and boots anyway,
+# and "preempt" changes the preprocessed output of nearly every file
+# (PREEMPT, lockdep), a cold build of its own that would take make test past
+# its time; make check-series builds every row after every patch.
+quick_configs="haltpoll-m,no-io-latency,no-cpuidle"
 # PREEMPT_RT replaces CONFIG_PREEMPT=y in the preempt row when the tree
 # lets olddefconfig keep it. 6.1 does not: PREEMPT_RT depends on
 # ARCH_SUPPORTS_RT, which no architecture selects yet; meanwhile
@@ -85,6 +92,7 @@ for f in "${frags[@]}"; do
 done
 
 # The configurations to build, their names and their option lines.
+[ -n "$quick" ] && [ -z "$only" ] && only=$quick_configs
 names=()
 declare -A lines
 for row in "${configs[@]}"; do

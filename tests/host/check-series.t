@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The series in series/ applies to linux-source-6.1 patch by patch, each
 # patch is checkpatch --strict clean and adds no W=1 warning, and the
-# kernel builds in every configuration of tests/host/check-series.sh's
+# kernel builds in the configurations of tests/host/check-series.sh's
 # table. Quick mode unless CHECK_SERIES=full (make test CHECK_SERIES=full):
-# the configurations after the last patch only, a full build each; full
-# mode builds them after every patch, which costs far more than make test.
+# its quick_configs rows after the last patch only (check-series.sh -q), a
+# full build each; full mode builds every row after every patch, which
+# costs far more than make test.
 cd "$(dirname "$0")/../.." || exit 1
 case ${CHECK_SERIES:-quick} in
 quick) exec ./tests/host/check-series.sh -q ;;
