@@ -7,8 +7,10 @@
 
 BENCH_WORKLOADS_FULL  := timer-50us timer-300us timer-1ms timer-3ms timer-20ms \
 			 timer-jitter io-fast io-mid io-slow io-mixed io-multi \
-			 io-think pingpong remote-wakeup idle
-BENCH_WORKLOADS_QUICK := timer-1ms timer-jitter io-fast io-slow io-mixed pingpong idle
+			 io-think pingpong remote-wakeup futex-pingpong sock-rr \
+			 prodcons mix idle
+BENCH_WORKLOADS_QUICK := timer-1ms timer-jitter io-fast io-slow io-mixed pingpong \
+			 futex-pingpong sock-rr idle
 
 ifeq ($(QUICK),1)
 BENCH_REPS         ?= 1

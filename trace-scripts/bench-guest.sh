@@ -40,7 +40,7 @@ T=/sys/kernel/tracing
 die() { echo "bench-guest.sh: $*" >&2; exit 1; }
 
 # WORKLOAD -> sipwl arguments. Keep in step with mk/bench.mk and
-# design/bench.md.
+# design/bench.md (tests/host/sipwl.t checks mk/bench.mk's lists against it).
 wl_args() {
 	case "$1" in
 	timer-50us) echo "timer 50" ;;
@@ -57,6 +57,10 @@ wl_args() {
 	io-think) echo "io-think /dev/emud0 2000" ;;
 	pingpong) echo "pingpong" ;;
 	remote-wakeup) echo "remote-wakeup 2000" ;;
+	futex-pingpong) echo "futex-pingpong" ;;
+	sock-rr) echo "sock-rr 500" ;;
+	prodcons) echo "prodcons 8 2000" ;;
+	mix) echo "mix 2000 1000" ;;
 	idle) echo "idle" ;;
 	*) return 1 ;;
 	esac

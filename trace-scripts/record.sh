@@ -13,8 +13,9 @@
 # cpuidle sysfs counters (cpuidle-*.txt) when there is an idle driver; the
 # trace markers "sip-window start" / "sip-window end" bracket the same interval. Events: power:cpu_idle, power:cpu_idle_miss,
 # sched:sched_switch, sched:sched_wakeup, block:block_rq_issue,
-# block:block_rq_complete and, when the kernel has it, the series'
-# sched_idle_predict (found by name in whatever system it is in).
+# block:block_rq_complete and, when the kernel has them, the series'
+# sched_idle_predict and sched_sleep_predict (each found by name in
+# whatever system it is in).
 #
 # -w runs trace-scripts/workload.sh with that workload for SECONDS; a
 # command after -- is traced instead. -b is the ring buffer size per CPU.
@@ -42,11 +43,10 @@ mkdir -p "$out" || die "cannot create $out"
 events="-e power:cpu_idle -e sched:sched_switch -e sched:sched_wakeup"
 [ -d $T/events/power/cpu_idle_miss ] && events="$events -e power:cpu_idle_miss"
 [ -d $T/events/block/block_rq_issue ] && events="$events -e block:block_rq_issue -e block:block_rq_complete"
-pred=$(ls -d $T/events/*/sched_idle_predict 2>/dev/null | head -1)
-if [ -n "$pred" ]; then
-	sys=$(basename "$(dirname "$pred")")
-	events="$events -e $sys:sched_idle_predict"
-fi
+for ev in sched_idle_predict sched_sleep_predict; do
+	d=$(ls -d $T/events/*/$ev 2>/dev/null | head -1)
+	[ -n "$d" ] && events="$events -e $(basename "$(dirname "$d")"):$ev"
+done
 
 # --- the platform description -------------------------------------------
 # HZ is not visible from user space without /proc/config.gz; the project's

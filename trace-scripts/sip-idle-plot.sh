@@ -161,6 +161,8 @@ set key top left
 set size square
 plot "$tmp/pred.dat" using 1:(stringcolumn(3) eq "timer" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#1f77b4" title "source: timer", \
      "" using 1:(stringcolumn(3) eq "io" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#ff7f0e" title "source: io", \
+     "" using 1:(stringcolumn(3) eq "task" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#2ca02c" title "source: task", \
+     "" using 1:(stringcolumn(3) eq "history" ? \$2 : 1/0) with points pt 7 ps 0.7 lc rgb "#d62728" title "source: history", \
      x with lines lc rgb "#555555" dt 2 title "actual = predicted"
 EOF
 else

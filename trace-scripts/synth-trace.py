@@ -11,6 +11,9 @@ Script, one item per line, '#' starts a comment:
     %cpus 2                     number of per-CPU buffers (default 1)
     %omit cpu_idle              leave an event's format out of the file
     %include sched_idle_predict add a format not included by default
+    %layout sched_idle_predict v1
+                                use an older layout of a series event
+                                (anywhere in the script; see LAYOUTS)
     <ts_ns> <cpu> <event> [field=value ...]
     lost <cpu> <count>          the next event on <cpu> starts a new page
                                 whose header says <count> events were lost
@@ -18,12 +21,14 @@ Script, one item per line, '#' starts a comment:
 
 Events: cpu_idle, cpu_idle_miss, sched_switch, sched_wakeup, block_rq_issue,
 block_rq_complete, print (a trace_marker write; in its buf, '_' stands for
-a space), sched_idle_predict. Fields not given are zero (strings empty).
-Timestamps must not decrease within a CPU.
+a space), sched_idle_predict, sched_sleep_predict. Fields not given are
+zero (strings empty). Timestamps must not decrease within a CPU.
 
-The layouts follow Linux 6.1's formats, except sched_idle_predict, whose
-fields are the series' (design/series.md) and whose offsets are this file's
-choice: readers must look fields up by name.
+The layouts follow Linux 6.1's formats, except the series' events
+sched_idle_predict and sched_sleep_predict, whose fields are the series'
+(design/series.md) and whose offsets are this file's choice: readers must
+look fields up by name. sched_idle_predict's source is printed by
+__print_symbolic(): 0 timer, 1 io, 2 task, 3 history.
 """
 import struct
 import sys
@@ -96,8 +101,33 @@ EVENTS = {
     "print": ("ftrace", 5, 16, [
         ("unsigned long", "ip", 8, 8, 0), ("char", "buf[]", 16, 0, 0)],
         '"%ps: %s", (void *)REC->ip, REC->buf'),
-    # the series' event (design/series.md), signed 64-bit times
-    "sched_idle_predict": ("sched", 40, 64, [
+    # the series' events (design/series.md), signed 64-bit times
+    "sched_idle_predict": ("sched", 40, 80, [
+        ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
+        ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
+        ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
+        ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
+        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1)],
+        '"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
+        'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
+        'tick_stopped=%d source=%s", REC->cpu, REC->next_timer_ns, REC->next_io_ns, '
+        'REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, REC->duration_ns, '
+        'REC->state, REC->tick_stopped, __print_symbolic(REC->source, { 0, "timer" }, '
+        '{ 1, "io" }, { 2, "task" }, { 3, "history" })'),
+    "sched_sleep_predict": ("sched", 41, 40, [
+        ("int", "pid", 8, 4, 1), ("int", "block_cpu", 12, 4, 1),
+        ("int", "wake_cpu", 16, 4, 1), ("u64", "predicted_ns", 24, 8, 0),
+        ("u64", "slept_ns", 32, 8, 0)],
+        '"pid=%d block_cpu=%d wake_cpu=%d predicted_ns=%llu slept_ns=%llu", '
+        'REC->pid, REC->block_cpu, REC->wake_cpu, REC->predicted_ns, REC->slept_ns'),
+}
+
+# Older layouts of the series' events, for the readers' compatibility
+# tests: (event, version) -> an EVENTS entry.
+LAYOUTS = {
+    # series v2, before the sleep predictor and the intercept history:
+    # no next_task_ns, no source
+    ("sched_idle_predict", "v1"): ("sched", 40, 64, [
         ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
         ("s64", "next_io_ns", 24, 8, 1), ("s64", "latency_req_ns", 32, 8, 1),
         ("s64", "predicted_ns", 40, 8, 1), ("s64", "duration_ns", 48, 8, 1),
@@ -223,6 +253,11 @@ def main():
                 ncpus = int(line[1])
             elif line[0] == "%omit":
                 formats = [x for x in formats if x != line[1]]
+            elif line[0] == "%layout":
+                key = (line[1], line[2]) if len(line) > 2 else None
+                if key not in LAYOUTS:
+                    die("line %d: unknown layout %s" % (lineno, " ".join(line[1:])))
+                EVENTS[line[1]] = LAYOUTS[key]
             elif line[0] == "%include":
                 if line[1] not in EVENTS:
                     die("line %d: unknown event %s" % (lineno, line[1]))

@@ -28,7 +28,7 @@ csv() {
 }
 
 # The synthetic writer is deterministic: the committed traces are its output.
-for n in base predict window; do
+for n in base predict window sources; do
 	python3 trace-scripts/synth-trace.py $D/$n.txt "$tmp/$n.dat"
 	cmp -s $D/$n.dat "$tmp/$n.dat"; check "$n.dat is synth-trace.py's output of $n.txt" 0 $?
 done

@@ -4,12 +4,17 @@
 # The KernelShark plugin (trace-scripts/kshark-sip-idle/), loaded into
 # KernelShark on a virtual X server, judged from screenshots. Its marks have
 # colours KernelShark itself does not draw: pure green (0,255,0) where an
-# idle period ended, magenta (255,0,255) where its prediction said it
-# would end, blue (0,0,255) joining the two when the CPU slept past the
-# prediction. On tests/data/analyser/predict.dat (five periods, one late by
-# 1 ms, derivation in its README) the screenshot must show exactly five
-# green and five magenta marks and one blue line, and none without the
-# plugin; on a real guest trace, green marks all along both CPUs.
+# idle period ended, a triangle where its prediction said it would end in
+# the colour of the prediction's source (timer magenta (255,0,255), io
+# orange (255,128,0), task teal (0,176,176), history olive (128,128,0)),
+# blue (0,0,255) joining the two when the CPU slept past the prediction.
+# On tests/data/analyser/predict.dat (five periods, one late by 1 ms,
+# derivation in its README; the event's older layout, so the source is
+# derived: three timer, two io) the screenshot must show exactly five
+# green marks, three magenta and two orange triangles and one blue line,
+# and none of these colours without the plugin; on a trace with every
+# source (3 timer, 2 io, 4 task, 1 history) each colour as many times as
+# its source; on a real guest trace, green marks all along both CPUs.
 # Screenshots are kept in results/test/analyser-kshark/.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
@@ -43,18 +48,50 @@ columns() {
 		$3 == c { split($1, a, ","); x[a[1] + 0] = 1 } END { print length(x) }'
 }
 
+# the triangle colour of each source: timer io task history
+SRC_COLS="#FF00FF #FF8000 #00B0B0 #808000"
+# by_source <png>: the triangles of each source, "timer io task history"
+by_source() {
+	local c n=()
+	for c in $SRC_COLS; do n+=("$(clusters "$1" "$c")"); done
+	echo "${n[*]}"
+}
+
 WAIT=12 $shot "$out/predict-without.png" $D/predict.dat 2>"$out/err1"
 ok $? "KernelShark shows predict.dat without the plugin $(head -1 "$out/err1")"
 WAIT=12 $shot "$out/predict-plugin.png" $D/predict.dat "$P" 2>"$out/err2"
 ok $? "KernelShark shows predict.dat with the plugin $(head -1 "$out/err2")"
-n=$(echo $(clusters "$out/predict-without.png" "#00FF00") $(clusters "$out/predict-without.png" "#FF00FF"))
-ok "$([ "$n" = "0 0" ]; echo $?)" "without the plugin: no green, no magenta marks (got $n)"
+n=$(echo $(clusters "$out/predict-without.png" "#00FF00") $(by_source "$out/predict-without.png"))
+ok "$([ "$n" = "0 0 0 0 0" ]; echo $?)" "without the plugin: no green mark, no source colour (got $n)"
 n=$(clusters "$out/predict-plugin.png" "#00FF00")
 ok "$([ "$n" = 5 ]; echo $?)" "with the plugin: 5 actual idle ends (green), got $n"
-n=$(clusters "$out/predict-plugin.png" "#FF00FF")
-ok "$([ "$n" = 5 ]; echo $?)" "with the plugin: 5 predicted idle ends (magenta), got $n"
+n=$(by_source "$out/predict-plugin.png")
+ok "$([ "$n" = "3 2 0 0" ]; echo $?)" "older layout, source derived: 3 timer (magenta) and 2 io (orange) predicted ends, got $n"
 n=$(clusters "$out/predict-plugin.png" "#0000FF")
 ok "$([ "$n" = 1 ]; echo $?)" "with the plugin: 1 late wake-up line (blue, p4: predicted 16 ms, woke at 17 ms), got $n"
+
+# Every source, in the event's current layout: ten periods of 1 ms, 2 ms
+# apart, each predicted to end after 1 ms (so every mark is on screen):
+# timer x3, io x2, task x4 (next_task_ns 1 ms), history x1.
+{
+	echo '%include sched_idle_predict'
+	i=0
+	for src in 0 0 0 1 1 2 2 2 2 3; do
+		ts=$(( (i * 2 + 1) * 1000000 ))
+		nt=0; [ $src = 2 ] && nt=1000000
+		echo "$((ts - 1000)) 0 sched_idle_predict cpu=0 next_timer_ns=5000000 next_task_ns=$nt latency_req_ns=1000000 predicted_ns=1000000 duration_ns=1000000 state=2 source=$src"
+		echo "$ts 0 cpu_idle state=2 cpu_id=0"
+		echo "$((ts + 1000000)) 0 cpu_idle state=4294967295 cpu_id=0"
+		i=$((i + 1))
+	done
+} > "$out/sources.txt"
+python3 trace-scripts/synth-trace.py "$out/sources.txt" "$out/sources.dat"
+WAIT=12 $shot "$out/sources-plugin.png" "$out/sources.dat" "$P" 2>"$out/err4"
+ok $? "KernelShark shows a trace with every source, with the plugin $(head -1 "$out/err4")"
+n=$(by_source "$out/sources-plugin.png")
+ok "$([ "$n" = "3 2 4 1" ]; echo $?)" "every source: 3 timer, 2 io, 4 task, 1 history predicted ends in their colours, got $n"
+n=$(clusters "$out/sources-plugin.png" "#00FF00")
+ok "$([ "$n" = 10 ]; echo $?)" "every source: 10 actual idle ends (green), got $n"
 
 # A real trace: the guest trace of analyser-guest.t when it ran, else a
 # 2 s recording of our own.
@@ -71,7 +108,7 @@ ok $? "KernelShark shows the guest trace with the plugin $(head -1 "$out/err3")"
 n=$(columns "$out/guest-plugin.png" "#00FF00")
 ok "$([ "${n:-0}" -ge 100 ]; echo $?)" "guest trace: idle ends marked in $n screen columns (>= 100)"
 pred=$($R -P -f csv "$real" | awk -F, '$1 == "run" && $5 == "has_predict" { print $6 }')
-n=$(clusters "$out/guest-plugin.png" "#FF00FF")
+n=$(( $(by_source "$out/guest-plugin.png" | tr ' ' '+') ))
 if [ "$pred" = 1 ]; then
 	ok "$([ "${n:-0}" -ge 10 ]; echo $?)" "guest trace has predictions: $n predicted ends marked (>= 10)"
 else

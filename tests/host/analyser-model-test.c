@@ -286,6 +286,80 @@ static void test_predictions(void)
 	sip_model_free(m);
 }
 
+static void test_sources(void)
+{
+	struct sip_platform p = ka();
+	struct sip_model *m = sip_model_new(&p);
+	const struct sip_report *r;
+	struct sip_event ev = { .type = SIP_EV_PREDICT };
+	bool derived;
+
+	/* Traced source in range: as traced; otherwise derived. */
+	ev.pred = (typeof(ev.pred)){ .next_io_ns = 5, .predicted_ns = 5, .has_source = true,
+				     .source = SIP_SRC_TASK };
+	CHECK(sip_pred_source(&ev, &derived) == SIP_SRC_TASK && !derived, "traced source task");
+	ev.pred.source = SIP_NR_SRC;
+	CHECK(sip_pred_source(&ev, &derived) == SIP_SRC_IO && derived,
+	      "source %d unknown: derived, io (next_io_ns == predicted_ns)", SIP_NR_SRC);
+	ev.pred = (typeof(ev.pred)){ .next_timer_ns = 5, .next_io_ns = 5, .predicted_ns = 5 };
+	CHECK(sip_pred_source(&ev, &derived) == SIP_SRC_IO && derived, "no source field, tie: io");
+	ev.pred.next_io_ns = 6;
+	CHECK(sip_pred_source(&ev, &derived) == SIP_SRC_TIMER, "next_io_ns != predicted_ns: timer");
+	ev.pred = (typeof(ev.pred)){ .predicted_ns = 0 };
+	CHECK(sip_pred_source(&ev, &derived) == SIP_SRC_TIMER, "predicted 0, no IO: timer");
+
+	/* The bucket: max^2 <= 2 min^2, sqrt(2) = 1.41421356... */
+	CHECK(sip_same_bucket(1000000, 1414213) && !sip_same_bucket(1000000, 1414214),
+	      "bucket: 1414213 ns in, 1414214 ns out for a 1 ms prediction");
+	CHECK(sip_same_bucket(1000000, 707107) && !sip_same_bucket(1000000, 707106),
+	      "bucket: 707107 ns in, 707106 ns out for a 1 ms prediction");
+	CHECK(!sip_same_bucket(0, 0) && !sip_same_bucket(0, 1000) && !sip_same_bucket(1000, 0),
+	      "bucket: no prediction or a 0 ns sleep is a miss");
+	CHECK(sip_same_bucket(UINT64_MAX, UINT64_MAX) && sip_same_bucket(UINT64_MAX, UINT64_MAX / 4 * 3) &&
+	      !sip_same_bucket(UINT64_MAX, UINT64_MAX / 2),
+	      "bucket: no overflow at U64_MAX (x1, x0.75 in; x0.5 out)");
+
+	/*
+	 * No duration_ns in the event: the period's duration is predicted_ns.
+	 * Prediction 2 ms, period 1.5 ms: |duration - actual| 500 us. With
+	 * duration_ns 1 ms traced and source history: 500 us again, and the
+	 * C2 period of 1.5 ms is correct.
+	 */
+	feed(m, (struct sip_event){ .type = SIP_EV_PREDICT, .ts_ns = 100, .cpu = 0,
+		.pred = { .cpu = 0, .next_timer_ns = 2000000, .latency_req_ns = SIP_NO_LIMIT,
+			  .predicted_ns = 2000000, .state = 2 } });
+	feed(m, idle(1000, 0, 2));
+	feed(m, idle(1501000, 0, SIP_IDLE_EXIT));
+	feed(m, (struct sip_event){ .type = SIP_EV_PREDICT, .ts_ns = 1600000, .cpu = 0,
+		.pred = { .cpu = 0, .next_timer_ns = 2000000, .latency_req_ns = SIP_NO_LIMIT,
+			  .predicted_ns = 2000000, .duration_ns = 1000000, .has_duration = true,
+			  .has_source = true, .source = SIP_SRC_HISTORY, .state = 2 } });
+	feed(m, idle(1700000, 0, 2));
+	feed(m, idle(3200000, 0, SIP_IDLE_EXIT));
+	/* sleeps: one predicted and in the bucket, one woken elsewhere */
+	feed(m, (struct sip_event){ .type = SIP_EV_SLEEP, .ts_ns = 3300000, .cpu = 1,
+		.sleep = { .pid = 7, .block_cpu = 0, .wake_cpu = 0, .predicted_ns = 100, .slept_ns = 120 } });
+	feed(m, (struct sip_event){ .type = SIP_EV_SLEEP, .ts_ns = 3400000, .cpu = 1,
+		.sleep = { .pid = 8, .block_cpu = 0, .wake_cpu = 1, .slept_ns = 900 } });
+	r = sip_model_report(m);
+	CHECK(r->src[SIP_SRC_TIMER].periods == 1 && r->src[SIP_SRC_TIMER].derived == 1 &&
+	      r->src[SIP_SRC_TIMER].dur_abs_err.p50 == 500000,
+	      "no duration_ns: timer (derived), |predicted - actual| 500 us");
+	CHECK(r->src[SIP_SRC_HISTORY].periods == 1 && !r->src[SIP_SRC_HISTORY].derived &&
+	      r->src[SIP_SRC_HISTORY].dur_abs_err.p50 == 500000 &&
+	      r->pred_abs_err[SIP_SRC_HISTORY].p50 == 500000 &&
+	      r->src[SIP_SRC_HISTORY].correct == 1,
+	      "history: |duration - actual| 500 us, correct");
+	CHECK(fabs(r->src[SIP_SRC_HISTORY].share_pct - 50.0) < 1e-9 &&
+	      fabs(r->src[SIP_SRC_HISTORY].correct_pct - 100.0) < 1e-9, "history: 50%% share, 100%% correct");
+	CHECK(r->has_sleep_predict && r->sleep.sleeps == 2 && r->sleep.predicted == 1 &&
+	      r->sleep.in_bucket == 1 && r->sleep.elsewhere == 1 &&
+	      r->sleep.slept_elsewhere.p50 == 900 && r->sleep.abs_err.p50 == 20,
+	      "sleeps: 2, predicted 1 in the bucket (120 vs 100 ns), 1 woken elsewhere (900 ns)");
+	CHECK(r->nr_cpus == 2, "a sleep event counts its buffer's CPU only");
+	sip_model_free(m);
+}
+
 static void test_block(void)
 {
 	struct sip_model *m = sip_model_new(NULL);
@@ -410,6 +484,7 @@ int main(void)
 	test_wakeups();
 	test_periods();
 	test_predictions();
+	test_sources();
 	test_block();
 	test_platform_file();
 	test_outputs();

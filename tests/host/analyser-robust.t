@@ -246,7 +246,7 @@ for seed in range(n):
               " | ".join(lines)[:300]))
 print(bad)
 EOF
-for n in base predict; do
+for n in base predict sources; do
 	for bin in "$R" "$S"; do
 		res=$(python3 "$tmp/fuzz.py" $D/$n.dat 150 "$bin" "$tmp/fz.dat" "$keep/$n")
 		bad=$(echo "$res" | tail -1)
@@ -290,7 +290,7 @@ ok "$([ "$reports" = 0 ]; echo $?)" "no sanitizer report from any run ($reports)
 # the error paths (leaks inside the libraries' error paths excluded).
 if command -v valgrind >/dev/null; then
 	vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
-	for n in base predict; do
+	for n in base predict sources; do
 		$vg "$R" -f json $D/$n.dat >/dev/null 2>"$tmp/vg"; rc=$?
 		ok "$([ $rc = 0 ]; echo $?)" "valgrind: $n.dat, status $rc$( [ $rc = 0 ] || echo ": $(head -c 300 "$tmp/vg" | tr '\n' '|')")"
 	done

@@ -5,13 +5,14 @@
 # reproduces the worked example of kernel/sched/io_latency.c and checks
 # itself against traced predictions; medians and min-max of the analyser's
 # figures of a known-answer trace land in bench.json with the schema of
-# the contract; a boot with a missing file fails with one line.
+# the contract; sipwl's wake-up lateness (with mix's timer task) gets its
+# medians and its table; a boot with a missing file fails with one line.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 
 # 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):
 # predictions before each wait 0, 20, 20, 20, 20, 200, 200, 200 us.
@@ -37,8 +38,10 @@ ok $? "replay predicts the worked example of io_latency.c ($(echo "$out" | sed -
 [ "$(echo "$out" | sed -n 2p)" = "1 7 8" ]
 ok $? "replay counts 1 hit of 7 predicted waits, 8 of 8 agree ($(echo "$out" | sed -n 2p))"
 
-# 3-7: two repetitions of four policies on the known-answer trace base.dat
-# (3 correct, 2 too deep, 1 too shallow of 6 judged: design/analysis.md)
+# 3-8: two repetitions of four policies on the known-answer trace base.dat
+# (3 correct, 2 too deep, 1 too shallow of 6 judged: design/analysis.md),
+# as io-fast and as mix (lateness p50 10 and 20 us, p99 100 and 200 us;
+# the timer task's 2 and 4, 3 and 6 us)
 raw=$tmp/raw
 for rep in 1 2; do
 	for pol in menu teo ladder sched; do
@@ -49,6 +52,12 @@ for rep in 1 2; do
 		"$R" -p $D/platform.txt -f json -o $b/io-fast/report.json $D/base.dat
 		echo "sipwl io ops=1 seconds=0.005520 throughput=$((rep * 200 - 100)).0 unit=IOPS" \
 			> $b/io-fast/workload.txt
+		mkdir -p $b/mix
+		cp $b/io-fast/report.json $b/mix/
+		echo "sipwl mix ops=1 seconds=0.005520 throughput=181.2 unit=ops/s" \
+			"late_p50_us=$((rep * 10)).0 late_p99_us=$((rep * 100)).0" \
+			"timer_late_p50_us=$((rep * 2)).0 timer_late_p99_us=$((rep * 3)).0" \
+			> $b/mix/workload.txt
 		if [ $pol = sched ]; then
 			for us in 20 200 200 200 200 200 20 20; do
 				echo " sipwl-42 [000] d..1. 1.0: io_latency_wait: cpu=0 predicted_ns=0 actual_ns=$((us * 1000))"
@@ -63,7 +72,7 @@ python3 - "$tmp/out/bench.json" > $tmp/check 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["profile"] == "x86-client" and d["smp"] == 2 and d["kernel"] == "patched", d
-assert set(d["workloads"]) == {"io-fast"}
+assert set(d["workloads"]) == {"io-fast", "mix"}
 for p in ("menu", "teo", "ladder", "sched"):
     e = d["workloads"]["io-fast"][p]
     for k in ("correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
@@ -91,6 +100,22 @@ print("ok")' $tmp/out/bench.json > $tmp/check 2>&1
 ok $? "bucket replay table from the traced waits, agreement check $(tail -1 $tmp/check)"
 grep -q '^| sched[^|]*| 50.0 | 33.3 | 16.7 |' $tmp/out/bench.md
 ok $? "bench.md has the sched row of io-fast"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in ("menu", "teo", "ladder", "sched"):
+    m, f = d["workloads"]["mix"][p], d["workloads"]["io-fast"][p]
+    assert (m["late_p50_us"], m["late_p99_us"]) == (15.0, 150.0), m
+    assert (m["timer_late_p50_us"], m["timer_late_p99_us"]) == (3.0, 4.5), m
+    assert d["ranges"]["mix"][p]["late_p99_us"] == [100.0, 200.0], d["ranges"]["mix"]
+    assert f["late_p50_us"] is None and f["timer_late_p99_us"] is None, f
+print("ok")' $tmp/out/bench.json > $tmp/check 2>&1
+sed -n '/^## Wake-up lateness/,/^## Cost/p' $tmp/out/bench.md > $tmp/late.md
+[ "$(cat $tmp/check)" = ok ] &&
+	grep -qx '| mix | 15.0 / 150.0 | 15.0 / 150.0 | 15.0 / 150.0 | 15.0 / 150.0 |' $tmp/late.md &&
+	grep -qx '| mix (timer task) | 3.0 / 4.5 | 3.0 / 4.5 | 3.0 / 4.5 | 3.0 / 4.5 |' $tmp/late.md &&
+	! grep -q '^| io-fast |' $tmp/late.md
+ok $? "sipwl lateness: medians in bench.json and bench.md, none for io-fast $(tail -1 $tmp/check)"
 if command -v gnuplot >/dev/null; then
 	trace-scripts/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
 		[ "$(ls $tmp/out/bench-*.png | wc -l)" = 8 ]
@@ -99,7 +124,7 @@ else
 	t=$((t + 1)); echo "ok $t - bench-plot.sh # SKIP gnuplot not installed"
 fi
 
-# 8: a boot without its workload line
+# 9: a boot without its workload line
 rm $raw/r2-teo/io-fast/workload.txt
 python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
 rc=$?

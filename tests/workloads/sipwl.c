@@ -16,20 +16,35 @@
  *                              through two pipes
  *   remote-wakeup MAX_GAP_US   a task on CPU 0 wakes a task blocked on CPU 1
  *                              after a random 0..MAX_GAP_US
+ *   futex-pingpong             two tasks on CPU 0 and CPU 1 passing a token
+ *                              through a shared futex word
+ *   sock-rr MAX_THINK_US       request/response over an AF_UNIX stream
+ *                              socketpair: a client on CPU 0 thinking a
+ *                              random 0..MAX_THINK_US between requests, a
+ *                              server on CPU 1 answering at once
+ *   prodcons BURST MAX_GAP_US  a producer on CPU 0 writing BURST items back
+ *                              to back into a pipe, a random 0..MAX_GAP_US
+ *                              apart; a consumer on CPU 1 reading one at a time
+ *   mix MAX_GAP_US PERIOD_US   remote-wakeup MAX_GAP_US, plus a task on CPU 1
+ *                              sleeping to absolute deadlines PERIOD_US apart
  *   idle                       nothing: the CPUs idle between kernel timers
  *
  * Every workload runs for SECONDS (default 5) and prints one line:
  *
  *   sipwl WORKLOAD ops=N seconds=S throughput=X unit=ops/s|IOPS [extra]
  *
- * where extra is the wake-up lateness p50/p99 (us) for the timer and
- * remote-wakeup workloads. The random sequences are xorshift64* from SEED
- * (default 1): the same seed gives the same offsets, periods and gaps on
- * every kernel, so the kernels see identical requests.
+ * where extra is the wake-up lateness p50/p99 (us), late_p50_us= and
+ * late_p99_us=, for the timer workloads (from the deadline) and for
+ * remote-wakeup, sock-rr, prodcons and mix (from the other CPU's write to
+ * the woken task running); mix adds timer_late_p50_us= and
+ * timer_late_p99_us= for its timer task. The random sequences are
+ * xorshift64* from SEED (default 1): the same seed gives the same offsets,
+ * periods and gaps on every kernel, so the kernels see identical requests.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +62,13 @@
 #define SPAN_BLOCKS	(64 * 1024 * 1024 / BLOCK_SIZE)
 #define MAX_DEVS	8
 #define MAX_SAMPLES	(1 << 20)
+#define MAX_BURST	1024
+
+/* Wake-up lateness samples (ns), in memory shared by fork()ed tasks. */
+struct lat_buf {
+	long n;
+	long long v[MAX_SAMPLES];
+};
 
 static uint64_t rng_state = 1;
 static double seconds = 5;
@@ -91,7 +115,8 @@ static void usage(void)
 		"usage: sipwl [-s SEED] [-t SECONDS] WORKLOAD [ARGS]\n"
 		"  timer PERIOD_US | timer-jitter MIN_US MAX_US | io DEV... |\n"
 		"  io-alt DEV DEV... | io-think DEV MAX_THINK_US | pingpong |\n"
-		"  remote-wakeup MAX_GAP_US | idle\n");
+		"  remote-wakeup MAX_GAP_US | futex-pingpong | sock-rr MAX_THINK_US |\n"
+		"  prodcons BURST MAX_GAP_US | mix MAX_GAP_US PERIOD_US | idle\n");
 	exit(2);
 }
 
@@ -120,6 +145,38 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
+/* fork() a task pinned to cpu; the caller goes on, pinned to CPU 0 */
+static pid_t fork_pinned(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	pin(pid ? 0 : cpu);
+	return pid;
+}
+
+static void *shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+static struct lat_buf *lat_new(void)
+{
+	return shared(sizeof(struct lat_buf));
+}
+
+/* one sample: how late we run against since (ns, CLOCK_MONOTONIC) */
+static void lat_add(struct lat_buf *lat, long long since)
+{
+	if (lat->n < MAX_SAMPLES)
+		lat->v[lat->n++] = now_ns() - since;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -138,37 +195,37 @@ static double pct_us(long long *v, long n, int p)
 	return v[k < 0 ? 0 : k] / 1000.0;
 }
 
-static void report(const char *name, long long ops, long long t0,
-		   const char *unit, long long *lat, long nlat)
+/* " PREFIXlate_p50_us=X PREFIXlate_p99_us=Y", nothing without samples */
+static void print_late(const char *prefix, struct lat_buf *lat)
+{
+	if (!lat || !lat->n)
+		return;
+	qsort(lat->v, lat->n, sizeof(lat->v[0]), cmp_ll);
+	printf(" %slate_p50_us=%.1f %slate_p99_us=%.1f", prefix, pct_us(lat->v, lat->n, 50),
+	       prefix, pct_us(lat->v, lat->n, 99));
+}
+
+/* The result line; timer_lat: the lateness of a second, timer, task (mix). */
+static void report(const char *name, long long ops, long long t0, const char *unit,
+		   struct lat_buf *lat, struct lat_buf *timer_lat)
 {
 	double s = (now_ns() - t0) / 1e9;
 
 	printf("sipwl %s ops=%lld seconds=%.3f throughput=%.1f unit=%s",
 	       name, ops, s, s > 0 ? ops / s : 0, unit);
-	if (lat && nlat) {
-		qsort(lat, nlat, sizeof(*lat), cmp_ll);
-		printf(" late_p50_us=%.1f late_p99_us=%.1f", pct_us(lat, nlat, 50),
-		       pct_us(lat, nlat, 99));
-	}
+	print_late("", lat);
+	print_late("timer_", timer_lat);
 	printf("\n");
 	fflush(stdout);
 }
 
-static long long *samples(void)
+/*
+ * Sleep to absolute deadlines until end, each a fixed period (min == max)
+ * or random in [min, max] after the last; lateness against the deadline.
+ */
+static long long timer_loop(long min_us, long max_us, long long end, struct lat_buf *lat)
 {
-	long long *v = malloc(MAX_SAMPLES * sizeof(*v));
-
-	if (!v)
-		die("malloc");
-	return v;
-}
-
-/* A sleeper: fixed period (min == max) or random in [min, max]. */
-static int run_timer(const char *name, long min_us, long max_us)
-{
-	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9);
-	long long next = t0, ops = 0, *late = samples();
-	long nlat = 0;
+	long long next = now_ns(), ops = 0;
 
 	while (next < end) {
 		struct timespec ts;
@@ -178,14 +235,22 @@ static int run_timer(const char *name, long min_us, long max_us)
 		ts.tv_nsec = next % 1000000000LL;
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		if (nlat < MAX_SAMPLES)
-			late[nlat++] = now_ns() - next;
+		lat_add(lat, next);
 		ops++;
 		/* fell behind by more than a period: restart from now */
 		if (now_ns() > next + max_us * 1000LL)
 			next = now_ns();
 	}
-	report(name, ops, t0, "ops/s", late, nlat);
+	return ops;
+}
+
+static int run_timer(const char *name, long min_us, long max_us)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9);
+	struct lat_buf *lat = lat_new();
+	long long ops = timer_loop(min_us, max_us, end, lat);
+
+	report(name, ops, t0, "ops/s", lat, NULL);
 	return 0;
 }
 
@@ -225,15 +290,12 @@ static void *io_buf(void)
 static int run_io(const char *name, char **devs, int ndev, int alt, long think_us)
 {
 	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), total = 0;
-	long long *counts;
+	long long *counts = shared(MAX_DEVS * sizeof(*counts));
 	int fds[MAX_DEVS], i, tasks = alt ? 1 : ndev;
 	uint64_t seed0 = rng_state;
 
 	for (i = 0; i < ndev; i++)
 		fds[i] = open_dev(devs[i]);
-	counts = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (counts == MAP_FAILED)
-		die("mmap");
 	for (i = 0; i < tasks; i++) {
 		pid_t pid = tasks == 1 ? 0 : fork();
 
@@ -262,7 +324,7 @@ static int run_io(const char *name, char **devs, int ndev, int alt, long think_u
 			;
 	for (i = 0; i < tasks; i++)
 		total += counts[i];
-	report(name, total, t0, "IOPS", NULL, 0);
+	report(name, total, t0, "IOPS", NULL, NULL);
 	return 0;
 }
 
@@ -275,17 +337,13 @@ static int run_pingpong(void)
 
 	if (pipe(a) || pipe(b))
 		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
+	pid = fork_pinned(1);
 	if (pid == 0) {
-		pin(1);
 		while (read(a[0], &c, 1) == 1 && c != 'q')
 			if (write(b[1], &c, 1) != 1)
 				_exit(1);
 		_exit(0);
 	}
-	pin(0);
 	while (now_ns() < end) {
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
 			die("pipe i/o");
@@ -295,59 +353,131 @@ static int run_pingpong(void)
 	if (write(a[1], &c, 1) != 1)
 		die("pipe write");
 	waitpid(pid, NULL, 0);
-	report("pingpong", ops, t0, "ops/s", NULL, 0);
+	report("pingpong", ops, t0, "ops/s", NULL, NULL);
+	return 0;
+}
+
+/* the futex word of futex-pingpong: whose turn it is, or the end */
+enum { TURN_CPU0, TURN_CPU1, TURN_QUIT };
+
+static void futex_set(int *word, int v)
+{
+	__atomic_store_n(word, v, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* block while *word == v (shared between processes: not FUTEX_PRIVATE) */
+static void futex_wait_while(int *word, int v)
+{
+	while (__atomic_load_n(word, __ATOMIC_SEQ_CST) == v)
+		syscall(SYS_futex, word, FUTEX_WAIT, v, NULL, NULL, 0);
+}
+
+/*
+ * The token is a futex word in a shared anonymous page: CPU 0 hands it to
+ * CPU 1 and waits until it comes back; one round trip is one op.
+ */
+static int run_futex_pingpong(void)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops = 0;
+	int *word = shared(sizeof(*word));
+	pid_t pid;
+
+	*word = TURN_CPU0;
+	pid = fork_pinned(1);
+	if (pid == 0) {
+		for (;;) {
+			futex_wait_while(word, TURN_CPU0);
+			if (__atomic_load_n(word, __ATOMIC_SEQ_CST) == TURN_QUIT)
+				_exit(0);
+			futex_set(word, TURN_CPU0);
+		}
+	}
+	while (now_ns() < end) {
+		futex_set(word, TURN_CPU1);
+		futex_wait_while(word, TURN_CPU1);
+		ops++;
+	}
+	futex_set(word, TURN_QUIT);
+	waitpid(pid, NULL, 0);
+	report("futex-pingpong", ops, t0, "ops/s", NULL, NULL);
 	return 0;
 }
 
 /*
- * The waker (CPU 0) writes its clock into a pipe after a random gap; the
- * sleeper (CPU 1) blocked in read() records how late it ran.
+ * The sleeping side, on CPU 1: block in read() for an item carrying the
+ * clock of the task that sent it, record how late this task ran, and with
+ * echo send the item straight back. A zero clock ends it.
  */
-static int run_remote(long max_gap_us)
+static void sleeper(int fd, int echo, struct lat_buf *lat)
 {
-	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops = 0;
-	long long *lat = mmap(NULL, MAX_SAMPLES * sizeof(long long), PROT_READ | PROT_WRITE,
-			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	long long *nlat = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int p[2];
-	pid_t pid;
+	long long ts;
 
-	if (lat == MAP_FAILED || nlat == MAP_FAILED)
-		die("mmap");
-	if (pipe(p))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		long long ts;
+	while (read(fd, &ts, sizeof(ts)) == sizeof(ts) && ts) {
+		lat_add(lat, ts);
+		if (echo && write(fd, &ts, sizeof(ts)) != sizeof(ts))
+			_exit(1);
+	}
+	_exit(0);
+}
 
-		pin(1);
-		while (read(p[0], &ts, sizeof(ts)) == sizeof(ts) && ts) {
-			if (*nlat < MAX_SAMPLES)
-				lat[(*nlat)++] = now_ns() - ts;
+/*
+ * The waking side, on CPU 0, until end: a random 0..max_gap_us sleep, then
+ * burst items back to back, one write() each carrying its clock; with echo
+ * it waits for each answer. Last it sends the zero that ends the sleeper and
+ * returns the items sent: the sleeper reads every item before that zero, so
+ * once it has exited they are the items it consumed.
+ */
+static long long waker(int fd, int echo, int burst, long max_gap_us, long long end)
+{
+	long long ops = 0, ts;
+	int i;
+
+	while (now_ns() < end) {
+		sleep_ns(rnd_range(0, max_gap_us) * 1000LL);
+		for (i = 0; i < burst; i++) {
+			ts = now_ns();
+			if (write(fd, &ts, sizeof(ts)) != sizeof(ts))
+				die("write");
+			if (echo && read(fd, &ts, sizeof(ts)) != sizeof(ts))
+				die("read");
+			ops++;
 		}
+	}
+	ts = 0;
+	if (write(fd, &ts, sizeof(ts)) != sizeof(ts))
+		die("write");
+	return ops;
+}
+
+/*
+ * remote-wakeup, sock-rr, prodcons and mix: a waker on CPU 0 and a sleeper
+ * blocked in read() on CPU 1 (waker() and sleeper() above), over a pipe,
+ * or with sock an AF_UNIX stream socketpair on which the sleeper answers
+ * every item. Not loopback TCP: the bench's minimal initramfs sets up no
+ * networking, not even lo; a socketpair blocks the server in the socket
+ * layer and wakes it from the client's send without the network stack.
+ * With period_us, a timer task beside the sleeper on CPU 1, sleeping to
+ * absolute deadlines period_us apart.
+ */
+static int run_wake(const char *name, int sock, int burst, long max_gap_us, long period_us)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops;
+	struct lat_buf *lat = lat_new(), *timer_lat = period_us ? lat_new() : NULL;
+	int fds[2];
+
+	if (sock ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds))
+		die(sock ? "socketpair" : "pipe");
+	if (fork_pinned(1) == 0)
+		sleeper(fds[0], sock, lat);
+	if (period_us && fork_pinned(1) == 0) {
+		timer_loop(period_us, period_us, end, timer_lat);
 		_exit(0);
 	}
-	pin(0);
-	while (now_ns() < end) {
-		long long ts;
-
-		sleep_ns(rnd_range(0, max_gap_us) * 1000LL);
-		ts = now_ns();
-		if (write(p[1], &ts, sizeof(ts)) != sizeof(ts))
-			die("pipe write");
-		ops++;
-	}
-	{
-		long long zero = 0;
-
-		if (write(p[1], &zero, sizeof(zero)) != sizeof(zero))
-			die("pipe write");
-	}
-	waitpid(pid, NULL, 0);
-	report("remote-wakeup", ops, t0, "ops/s", lat, *nlat);
+	ops = waker(fds[1], sock, burst, max_gap_us, end);
+	while (wait(NULL) > 0)
+		;
+	report(name, ops, t0, "ops/s", lat, timer_lat);
 	return 0;
 }
 
@@ -356,7 +486,7 @@ int main(int argc, char **argv)
 	const char *w;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+s:t:")) != -1) {
 		switch (opt) {
 		case 's':
 			rng_state = num_arg(optarg, 1, 0x7fffffff, "SEED");
@@ -395,12 +525,23 @@ int main(int argc, char **argv)
 	if (!strcmp(w, "pingpong") && argc == 0)
 		return run_pingpong();
 	if (!strcmp(w, "remote-wakeup") && argc == 1)
-		return run_remote(num_arg(argv[0], 0, 10000000, "MAX_GAP_US"));
+		return run_wake("remote-wakeup", 0, 1,
+				num_arg(argv[0], 0, 10000000, "MAX_GAP_US"), 0);
+	if (!strcmp(w, "futex-pingpong") && argc == 0)
+		return run_futex_pingpong();
+	if (!strcmp(w, "sock-rr") && argc == 1)
+		return run_wake("sock-rr", 1, 1, num_arg(argv[0], 0, 10000000, "MAX_THINK_US"), 0);
+	if (!strcmp(w, "prodcons") && argc == 2)
+		return run_wake("prodcons", 0, num_arg(argv[0], 1, MAX_BURST, "BURST"),
+				num_arg(argv[1], 0, 10000000, "MAX_GAP_US"), 0);
+	if (!strcmp(w, "mix") && argc == 2)
+		return run_wake("mix", 0, 1, num_arg(argv[0], 0, 10000000, "MAX_GAP_US"),
+				num_arg(argv[1], 1, 10000000, "PERIOD_US"));
 	if (!strcmp(w, "idle") && argc == 0) {
 		long long t0 = now_ns();
 
 		sleep_ns((long long)(seconds * 1e9));
-		report("idle", 0, t0, "ops/s", NULL, 0);
+		report("idle", 0, t0, "ops/s", NULL, NULL);
 		return 0;
 	}
 	usage();

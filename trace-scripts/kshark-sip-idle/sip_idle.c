@@ -3,8 +3,10 @@
  * KernelShark plugin "sip_idle", loading side: finds power/cpu_idle and the
  * series' sched_idle_predict (by name, in whatever system it is in) and,
  * while KernelShark loads the trace, keeps each cpu_idle record's state
- * and each prediction's predicted_ns beside its entry. SipIdle.cpp pairs
- * them into idle periods and draws.
+ * and each prediction's predicted_ns, source and next_task_ns beside its
+ * entry. SipIdle.cpp pairs them into idle periods and draws. Traces of
+ * kernels whose event has no source or next_task_ns field still load:
+ * the source is derived as sip-idle-report derives it, next_task_ns is 0.
  *
  * Load: kernelshark -p plugin-sip_idle.so trace.dat
  */
@@ -20,6 +22,8 @@ static void sip_idle_free_context(struct plugin_sip_idle_context *ctx)
 		return;
 	kshark_free_data_container(ctx->idle);
 	kshark_free_data_container(ctx->predict);
+	kshark_free_data_container(ctx->pred_source);
+	kshark_free_data_container(ctx->pred_next_task);
 }
 
 KS_DEFINE_PLUGIN_CONTEXT(struct plugin_sip_idle_context, sip_idle_free_context);
@@ -62,11 +66,22 @@ static void on_predict(struct kshark_data_stream *stream, void *rec,
 		       struct kshark_entry *entry)
 {
 	struct plugin_sip_idle_context *ctx = __get_context(stream->stream_id);
-	int64_t predicted_ns;
+	int64_t predicted_ns, source, next_io_ns, next_task_ns;
 
 	if (!ctx || kshark_read_record_field_int(stream, rec, "predicted_ns", &predicted_ns))
 		return;
+	if (kshark_read_record_field_int(stream, rec, "source", &source) ||
+	    source < 0 || source >= SIP_NR_SRC) {
+		if (kshark_read_record_field_int(stream, rec, "next_io_ns", &next_io_ns))
+			next_io_ns = 0;
+		source = (next_io_ns > 0 && next_io_ns == predicted_ns ?
+			  SIP_SRC_IO : SIP_SRC_TIMER) | SIP_SRC_DERIVED;
+	}
+	if (kshark_read_record_field_int(stream, rec, "next_task_ns", &next_task_ns))
+		next_task_ns = 0;
 	kshark_data_container_append(ctx->predict, entry, predicted_ns);
+	kshark_data_container_append(ctx->pred_source, entry, source);
+	kshark_data_container_append(ctx->pred_next_task, entry, next_task_ns);
 }
 
 /** Load this plugin. */
@@ -85,7 +100,9 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	ctx->predict_id = find_event_any_system(stream, "sched_idle_predict");
 	ctx->idle = kshark_init_data_container();
 	ctx->predict = kshark_init_data_container();
-	if (!ctx->idle || !ctx->predict)
+	ctx->pred_source = kshark_init_data_container();
+	ctx->pred_next_task = kshark_init_data_container();
+	if (!ctx->idle || !ctx->predict || !ctx->pred_source || !ctx->pred_next_task)
 		goto fail;
 
 	kshark_register_event_handler(stream, ctx->idle_id, on_idle);

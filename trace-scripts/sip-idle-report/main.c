@@ -41,10 +41,10 @@ static void period_line(const struct sip_period *p, void *arg)
 	fprintf(f, "%d\t%" PRIu64 "\t%" PRIu64 "\t%d\t%d\t%d\t%s\t", p->cpu, p->start_ns,
 		p->length_ns, p->state, p->oracle_state, p->ideal_state, sip_class_name(p->cls));
 	if (p->has_pred)
-		fprintf(f, "%" PRIu64 "\t%s\t%d\n", p->predicted_ns, sip_src_name(p->src),
-			p->tick_stopped);
+		fprintf(f, "%" PRIu64 "\t%s\t%d\t%" PRIu64 "\t%" PRIu64 "\n", p->predicted_ns,
+			sip_src_name(p->src), p->tick_stopped, p->duration_ns, p->next_task_ns);
 	else
-		fprintf(f, "-\t-\t-\n");
+		fprintf(f, "-\t-\t-\t-\t-\n");
 }
 
 int main(int argc, char **argv)
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sip-idle-report: %s: %s\n", periods_path, strerror(errno));
 			goto out;
 		}
-		fprintf(pf, "# cpu\tstart_ns\tlength_ns\tstate\toracle\tideal\tclass\tpredicted_ns\tsource\ttick_stopped\n");
+		fprintf(pf, "# cpu\tstart_ns\tlength_ns\tstate\toracle\tideal\tclass\tpredicted_ns\tsource\ttick_stopped\tduration_ns\tnext_task_ns\n");
 		sip_model_set_sink(m, period_line, pf);
 	}
 	if (sip_read_trace(argv[optind], m, &ro, err, sizeof(err))) {

@@ -33,6 +33,25 @@
  * platform's target residencies are the break-even points of its power
  * figures, which is what target residency means; they can differ on a
  * platform described inconsistently, and then the report shows both.
+ *
+ * Decisions by source. The period's prediction (sched_idle_predict) says
+ * which input set duration_ns, the duration the state was chosen for:
+ * timer (the next timer, or the tick when it is kept), io, task (a task
+ * that blocked on this CPU and is expected to wake), or history (the CPU's
+ * intercept history cut the choice shallower). Per source: the periods,
+ * |duration_ns - d| and the judgement of the entered state. duration_ns,
+ * not predicted_ns, is what the source is answerable for: with the tick
+ * kept, predicted_ns is the next timer the tick pre-empts, and with
+ * history it is the inputs' value the history overrode; for io and task
+ * the two are equal. |predicted_ns - d| is kept beside it (the prediction
+ * error lines), which for history is what the inputs alone would have
+ * missed by.
+ *
+ * Sleeps (sched_sleep_predict): counted, with or without a prediction; a
+ * predicted sleep is in its bucket when slept and predicted are within a
+ * factor sqrt(2) (sip_same_bucket()); a sleep is woken elsewhere when the
+ * CPU it is activated on is not the one it blocked on (whose expected
+ * wake-up, next_task_ns, then did not come).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -164,6 +183,11 @@ static int samples_add(struct sip_samples *s, int64_t v)
 	return 0;
 }
 
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -178,7 +202,7 @@ static int cmp_i64(const void *a, const void *b)
  *
  * Percentiles are nearest-rank: pN is the smallest sample with at least N%
  * of the samples at or below it, i.e. sorted[ceil(N * n / 100) - 1]. With
- * 10 samples p50 is the 5th and p99 the 10th.
+ * 10 samples p50 is the 5th, p90 the 9th and p99 the 10th.
  *
  * Return: 0.
  */
@@ -197,6 +221,7 @@ int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d)
 	d->min = s->v[0];
 	d->max = s->v[s->n - 1];
 	d->p50 = s->v[(50 * s->n + 99) / 100 - 1];
+	d->p90 = s->v[(90 * s->n + 99) / 100 - 1];
 	d->p99 = s->v[(99 * s->n + 99) / 100 - 1];
 	d->mean = sum / (double)s->n;
 	return 0;
@@ -204,9 +229,12 @@ int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d)
 
 struct pred {
 	bool valid;
-	uint64_t next_timer_ns, next_io_ns, latency_req_ns, predicted_ns;
+	uint64_t next_timer_ns, next_io_ns, next_task_ns, latency_req_ns;
+	uint64_t predicted_ns, duration_ns;
 	int32_t state;
 	bool tick_stopped;
+	int src;		/* enum sip_src */
+	bool src_derived;
 };
 
 struct cpu_rt {
@@ -234,6 +262,7 @@ struct sip_model {
 	struct sip_samples wake_to_run, wake_to_run_idle, exit_to_switch;
 	struct sip_samples wake_to_run_in[SIP_MAX_STATES];	/* by target's state */
 	struct sip_pred_stats pred[SIP_NR_SRC];
+	struct sip_sleep_stats sleep;
 	struct dev_acc *devs;
 	int nr_devs;
 	struct sip_report rep;
@@ -374,7 +403,60 @@ const char *sip_class_name(int cls)
 
 const char *sip_src_name(int src)
 {
-	return src == SIP_SRC_IO ? "io" : "timer";
+	static const char *const n[] = { "timer", "io", "task", "history" };
+
+	return (src >= 0 && src < SIP_NR_SRC) ? n[src] : "?";
+}
+
+/**
+ * sip_pred_source() - the source of a sched_idle_predict decision
+ * @ev: a SIP_EV_PREDICT event
+ * @derived: set when the source was derived rather than traced
+ *
+ * The traced source when the event has one in range. Formats before the
+ * field (and a value this analyser does not know) get it derived from the
+ * inputs those formats had: io when next_io_ns is non-zero and is the
+ * prediction (next_io_ns == predicted_ns), else timer.
+ *
+ * Return: an enum sip_src.
+ */
+int sip_pred_source(const struct sip_event *ev, bool *derived)
+{
+	if (ev->pred.has_source && ev->pred.source >= 0 && ev->pred.source < SIP_NR_SRC) {
+		*derived = false;
+		return ev->pred.source;
+	}
+	*derived = true;
+	return ev->pred.next_io_ns && ev->pred.next_io_ns == ev->pred.predicted_ns ?
+	       SIP_SRC_IO : SIP_SRC_TIMER;
+}
+
+/**
+ * sip_same_bucket() - a prediction and a measurement in the same bucket
+ * @predicted_ns: the prediction, 0 for none
+ * @actual_ns: what was measured
+ *
+ * The kernel's sleep buckets are half an octave wide: their bounds are a
+ * factor sqrt(2) apart. The trace has the predicted value, not its
+ * bucket, so the bucket is centred on the prediction: a hit is
+ * predicted / sqrt(2) <= actual <= predicted * sqrt(2), computed exactly
+ * as max^2 <= 2 * min^2. Two values in one kernel bucket always pass.
+ *
+ * Return: true on a hit; false without a prediction.
+ */
+bool sip_same_bucket(uint64_t predicted_ns, uint64_t actual_ns)
+{
+	uint64_t lo = predicted_ns < actual_ns ? predicted_ns : actual_ns;
+	uint64_t hi = predicted_ns < actual_ns ? actual_ns : predicted_ns;
+
+	if (!predicted_ns)
+		return false;
+	/* 2 * lo^2 must fit 128 bits: the ratio survives the shift */
+	while (lo >> 62) {
+		lo >>= 1;
+		hi >>= 1;
+	}
+	return (unsigned __int128)hi * hi <= 2 * (unsigned __int128)lo * lo;
 }
 
 const char *sip_state_name(const struct sip_report *r, int state, char *buf,
@@ -436,43 +518,8 @@ static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
 	cs->st[s].entries++;
 	cs->st[s].residency_ns += d;
 
-	if (rt->cur.valid) {
-		struct sip_pred_stats *ps;
-		int src;
-
+	if (rt->cur.valid)
 		limit = rt->cur.latency_req_ns;
-		src = (rt->cur.next_io_ns && rt->cur.next_io_ns < rt->cur.next_timer_ns) ?
-		      SIP_SRC_IO : SIP_SRC_TIMER;
-		ps = &m->pred[src];
-		cs->predicted++;
-		/*
-		 * state -1: no cpuidle state was chosen (no driver, or a
-		 * latency limit of 0) and the default idle ran; its
-		 * power:cpu_idle state number is not an index to compare.
-		 */
-		if (rt->cur.state < 0)
-			cs->pred_no_state++;
-		else if (rt->cur.state != s)
-			cs->pred_state_mismatch++;
-		if (rt->cur.tick_stopped) {
-			cs->tick_stopped++;
-			if (plat->tick_ns && d < plat->tick_ns)
-				cs->tick_stop_misses++;
-		}
-		ps->periods++;
-		if (d < rt->cur.predicted_ns)
-			ps->early++;
-		else if (d > rt->cur.predicted_ns)
-			ps->late++;
-		if (samples_add(&ps->err_ns, (int64_t)d - (int64_t)rt->cur.predicted_ns) ||
-		    samples_add(&ps->abs_err_ns, llabs((int64_t)d - (int64_t)rt->cur.predicted_ns)))
-			return -1;
-		p.has_pred = true;
-		p.predicted_ns = rt->cur.predicted_ns;
-		p.src = src;
-		p.tick_stopped = rt->cur.tick_stopped;
-		rt->cur.valid = false;
-	}
 
 	if (plat->present && s < plat->nr_states) {
 		int o = sip_oracle_state(plat, d, limit);
@@ -499,6 +546,48 @@ static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
 		cs->st[s].energy_uj += e;
 		cs->energy_uj += e;
 		cs->oracle_energy_uj += eo;
+	}
+
+	if (rt->cur.valid) {
+		struct sip_pred_stats *ps = &m->pred[rt->cur.src];
+		int64_t err = (int64_t)d - (int64_t)rt->cur.predicted_ns;
+		int64_t derr = (int64_t)d - (int64_t)rt->cur.duration_ns;
+
+		cs->predicted++;
+		/*
+		 * state -1: no cpuidle state was chosen (no driver, or a
+		 * latency limit of 0) and the default idle ran; its
+		 * power:cpu_idle state number is not an index to compare.
+		 */
+		if (rt->cur.state < 0)
+			cs->pred_no_state++;
+		else if (rt->cur.state != s)
+			cs->pred_state_mismatch++;
+		if (rt->cur.tick_stopped) {
+			cs->tick_stopped++;
+			if (plat->tick_ns && d < plat->tick_ns)
+				cs->tick_stop_misses++;
+		}
+		ps->periods++;
+		if (rt->cur.src_derived)
+			ps->derived++;
+		ps->cls[p.cls]++;
+		if (d < rt->cur.predicted_ns)
+			ps->early++;
+		else if (d > rt->cur.predicted_ns)
+			ps->late++;
+		if (samples_add(&ps->err_ns, err) ||
+		    samples_add(&ps->abs_err_ns, llabs(err)) ||
+		    samples_add(&ps->dur_abs_err_ns, llabs(derr)))
+			return -1;
+		p.has_pred = true;
+		p.predicted_ns = rt->cur.predicted_ns;
+		p.duration_ns = rt->cur.duration_ns;
+		p.next_task_ns = rt->cur.next_task_ns;
+		p.src = rt->cur.src;
+		p.src_derived = rt->cur.src_derived;
+		p.tick_stopped = rt->cur.tick_stopped;
+		rt->cur.valid = false;
 	}
 	if (m->sink)
 		m->sink(&p, m->sink_arg);
@@ -635,11 +724,37 @@ int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
 			.valid = true,
 			.next_timer_ns = ev->pred.next_timer_ns,
 			.next_io_ns = ev->pred.next_io_ns,
+			.next_task_ns = ev->pred.next_task_ns,
 			.latency_req_ns = ev->pred.latency_req_ns,
 			.predicted_ns = ev->pred.predicted_ns,
+			.duration_ns = ev->pred.has_duration ? ev->pred.duration_ns :
+				       ev->pred.predicted_ns,
 			.state = ev->pred.state,
 			.tick_stopped = ev->pred.tick_stopped,
 		};
+		m->rt[pcpu].pending.src = sip_pred_source(ev, &m->rt[pcpu].pending.src_derived);
+		return 0;
+	}
+	case SIP_EV_SLEEP: {
+		struct sip_sleep_stats *sl = &m->sleep;
+		uint64_t slept = ev->sleep.slept_ns, pred = ev->sleep.predicted_ns;
+
+		m->rep.has_sleep_predict = true;
+		sl->sleeps++;
+		if (samples_add(&sl->slept_ns, (int64_t)slept))
+			return -1;
+		if (pred) {
+			sl->predicted++;
+			if (sip_same_bucket(pred, slept))
+				sl->in_bucket++;
+			if (samples_add(&sl->abs_err_ns, llabs((int64_t)slept - (int64_t)pred)))
+				return -1;
+		}
+		if (ev->sleep.wake_cpu != ev->sleep.block_cpu) {
+			sl->elsewhere++;
+			if (samples_add(&sl->slept_elsewhere_ns, (int64_t)slept))
+				return -1;
+		}
 		return 0;
 	}
 	case SIP_EV_WAKEUP: {
@@ -752,11 +867,36 @@ void sip_model_finish(struct sip_model *m)
 	for (i = 0; i < SIP_MAX_STATES; i++)
 		sip_dist_compute(&m->wake_to_run_in[i], &r->wake_to_run_in[i]);
 	for (i = 0; i < SIP_NR_SRC; i++) {
+		const struct sip_pred_stats *ps = &m->pred[i];
+		struct sip_src_report *sr = &r->src[i];
+
 		sip_dist_compute(&m->pred[i].err_ns, &r->pred_err[i]);
 		sip_dist_compute(&m->pred[i].abs_err_ns, &r->pred_abs_err[i]);
 		r->pred_early[i] = m->pred[i].early;
 		r->pred_late[i] = m->pred[i].late;
+
+		sr->periods = ps->periods;
+		sr->derived = ps->derived;
+		sr->share_pct = pct(ps->periods, r->total.predicted);
+		sip_dist_compute(&m->pred[i].dur_abs_err_ns, &sr->dur_abs_err);
+		sr->correct = ps->cls[SIP_CORRECT];
+		sr->too_deep = ps->cls[SIP_TOO_DEEP];
+		sr->too_shallow = ps->cls[SIP_TOO_SHALLOW];
+		sr->judged = sr->correct + sr->too_deep + sr->too_shallow;
+		sr->correct_pct = pct(sr->correct, sr->judged);
+		sr->too_deep_pct = pct(sr->too_deep, sr->judged);
+		sr->too_shallow_pct = pct(sr->too_shallow, sr->judged);
 	}
+	r->sleep.sleeps = m->sleep.sleeps;
+	r->sleep.predicted = m->sleep.predicted;
+	r->sleep.in_bucket = m->sleep.in_bucket;
+	r->sleep.elsewhere = m->sleep.elsewhere;
+	r->sleep.predicted_pct = pct(m->sleep.predicted, m->sleep.sleeps);
+	r->sleep.in_bucket_pct = pct(m->sleep.in_bucket, m->sleep.predicted);
+	r->sleep.elsewhere_pct = pct(m->sleep.elsewhere, m->sleep.sleeps);
+	sip_dist_compute(&m->sleep.slept_ns, &r->sleep.slept);
+	sip_dist_compute(&m->sleep.slept_elsewhere_ns, &r->sleep.slept_elsewhere);
+	sip_dist_compute(&m->sleep.abs_err_ns, &r->sleep.abs_err);
 	r->devs = calloc(m->nr_devs ? m->nr_devs : 1, sizeof(*r->devs));
 	if (r->devs) {
 		for (i = 0; i < m->nr_devs; i++) {
@@ -789,7 +929,11 @@ void sip_model_free(struct sip_model *m)
 	for (i = 0; i < SIP_NR_SRC; i++) {
 		free(m->pred[i].err_ns.v);
 		free(m->pred[i].abs_err_ns.v);
+		free(m->pred[i].dur_abs_err_ns.v);
 	}
+	free(m->sleep.slept_ns.v);
+	free(m->sleep.slept_elsewhere_ns.v);
+	free(m->sleep.abs_err_ns.v);
 	for (i = 0; i < m->nr_devs; i++)
 		free(m->devs[i].lat.v);
 	free(m->devs);

@@ -47,6 +47,7 @@ enum sip_ev_type {
 	SIP_EV_RQ_COMPLETE,	/* block:block_rq_complete */
 	SIP_EV_PREDICT,		/* sched_idle_predict, any system */
 	SIP_EV_MISSED,		/* the ring buffer lost events before this */
+	SIP_EV_SLEEP,		/* sched_sleep_predict, any system */
 };
 
 struct sip_event {
@@ -79,16 +80,35 @@ struct sip_event {
 			int cpu;
 			uint64_t next_timer_ns;
 			uint64_t next_io_ns;	/* 0: no IO expected */
+			uint64_t next_task_ns;	/* 0: no task wake-up expected */
 			uint64_t latency_req_ns;
 			uint64_t predicted_ns;
+			uint64_t duration_ns;	/* what the state was chosen for */
 			int32_t state;		/* < 0: cpuidle not used */
 			bool tick_stopped;
+			/*
+			 * Fields older formats lack: without duration_ns the
+			 * model takes predicted_ns, without source it derives
+			 * one (sip_pred_source()).
+			 */
+			bool has_duration;
+			bool has_source;
+			int32_t source;		/* enum sip_src, as traced */
 		} pred;
+		struct {
+			int pid;
+			int block_cpu;		/* the CPU the task blocked on */
+			int wake_cpu;		/* the CPU it is activated on */
+			uint64_t predicted_ns;	/* 0: no prediction */
+			uint64_t slept_ns;
+		} sleep;
 		struct {
 			int64_t count;	/* < 0: the buffer lost an unknown number */
 		} missed;
 	};
 };
+
+enum sip_class { SIP_CORRECT, SIP_TOO_DEEP, SIP_TOO_SHALLOW, SIP_UNCLASSIFIED };
 
 /* A distribution kept exactly: every sample is stored. */
 struct sip_samples {
@@ -98,7 +118,7 @@ struct sip_samples {
 
 struct sip_dist {
 	size_t count;
-	int64_t p50, p99, min, max;
+	int64_t p50, p90, p99, min, max;
 	double mean;
 };
 
@@ -112,7 +132,12 @@ struct sip_state_stats {
 	double energy_uj;		/* modelled energy of the run here */
 };
 
-enum sip_src { SIP_SRC_TIMER, SIP_SRC_IO, SIP_NR_SRC };
+/*
+ * Which input set the duration the idle state was chosen for: the values
+ * of sched_idle_predict's source field. history: the CPU's intercept
+ * history made the choice shallower than the inputs asked for.
+ */
+enum sip_src { SIP_SRC_TIMER, SIP_SRC_IO, SIP_SRC_TASK, SIP_SRC_HISTORY, SIP_NR_SRC };
 
 struct sip_pred_stats {
 	uint64_t periods;
@@ -120,6 +145,15 @@ struct sip_pred_stats {
 	uint64_t late;		/* slept past the prediction */
 	struct sip_samples err_ns;	/* actual - predicted, signed */
 	struct sip_samples abs_err_ns;
+	struct sip_samples dur_abs_err_ns;	/* |duration - actual| */
+	uint64_t derived;	/* source derived: the trace has no source field */
+	uint64_t cls[SIP_UNCLASSIFIED + 1];	/* by enum sip_class */
+};
+
+/* sched_sleep_predict, accumulated */
+struct sip_sleep_stats {
+	uint64_t sleeps, predicted, in_bucket, elsewhere;
+	struct sip_samples slept_ns, slept_elsewhere_ns, abs_err_ns;
 };
 
 struct sip_cpu_stats {
@@ -148,11 +182,12 @@ struct sip_period {
 	int cls;		/* enum sip_class */
 	bool has_pred;
 	uint64_t predicted_ns;
+	uint64_t duration_ns;	/* when has_pred */
+	uint64_t next_task_ns;	/* when has_pred */
 	int src;		/* enum sip_src, when has_pred */
+	bool src_derived;	/* ... derived, not traced */
 	bool tick_stopped;
 };
-
-enum sip_class { SIP_CORRECT, SIP_TOO_DEEP, SIP_TOO_SHALLOW, SIP_UNCLASSIFIED };
 
 struct sip_model;
 
@@ -164,6 +199,35 @@ void sip_model_set_sink(struct sip_model *m, sip_period_sink fn, void *arg);
 /* Returns 0, or -1 with errno set (ENOMEM, EINVAL for a CPU out of range). */
 int sip_model_feed(struct sip_model *m, const struct sip_event *ev);
 void sip_model_finish(struct sip_model *m);
+
+/*
+ * Per source of the idle decision, over the periods paired with one.
+ * Shares are percentages: share_pct of all periods with a prediction, the
+ * judgement shares of the judged periods of the source (those with a
+ * platform description and a state it has).
+ */
+struct sip_src_report {
+	uint64_t periods;
+	uint64_t derived;		/* source derived (old trace format) */
+	double share_pct;
+	struct sip_dist dur_abs_err;	/* |duration_ns - actual| */
+	uint64_t judged, correct, too_deep, too_shallow;
+	double correct_pct, too_deep_pct, too_shallow_pct;
+};
+
+/*
+ * sched_sleep_predict: one event per sleep (a task blocked outside IO
+ * wait, woken). in_bucket: predicted and slept within a factor sqrt(2)
+ * (sip_same_bucket()); its share is of the predicted sleeps, the other
+ * shares of all sleeps.
+ */
+struct sip_sleep_report {
+	uint64_t sleeps, predicted, in_bucket, elsewhere;
+	double predicted_pct, in_bucket_pct, elsewhere_pct;
+	struct sip_dist slept;			/* slept_ns, all sleeps */
+	struct sip_dist slept_elsewhere;	/* ... woken on another CPU */
+	struct sip_dist abs_err;		/* |slept - predicted|, predicted */
+};
 
 /* Results, valid after sip_model_finish(). */
 struct sip_report {
@@ -183,6 +247,9 @@ struct sip_report {
 	struct sip_dist pred_err[SIP_NR_SRC];	/* actual - predicted */
 	struct sip_dist pred_abs_err[SIP_NR_SRC];
 	uint64_t pred_early[SIP_NR_SRC], pred_late[SIP_NR_SRC];
+	struct sip_src_report src[SIP_NR_SRC];	/* decision by source */
+	bool has_sleep_predict;
+	struct sip_sleep_report sleep;
 	int nr_devs;
 	struct sip_dev_report {
 		uint32_t dev;
@@ -208,6 +275,8 @@ int sip_classify(const struct sip_platform *plat, int state,
 double sip_energy_uj(const struct sip_platform *plat, int state,
 		     uint64_t length_ns);
 int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d);
+int sip_pred_source(const struct sip_event *ev, bool *derived);
+bool sip_same_bucket(uint64_t predicted_ns, uint64_t actual_ns);
 
 /* platform.c */
 int sip_platform_load(const char *path, struct sip_platform *plat,

@@ -41,6 +41,85 @@ static void text_dist(FILE *f, const char *what, const struct sip_dist *d)
 		what, d->count, d->p50 / 1e3, d->p99 / 1e3, d->max / 1e3);
 }
 
+/* A duration in us for the tables, "-" without samples. */
+static const char *us_or_dash(char *buf, size_t len, const struct sip_dist *d, int64_t v)
+{
+	if (!d->count)
+		return "-";
+	snprintf(buf, len, "%.1f", v / 1e3);
+	return buf;
+}
+
+static const char *pct_or_dash(char *buf, size_t len, uint64_t whole, double v)
+{
+	if (!whole)
+		return "-";
+	snprintf(buf, len, "%.1f%%", v);
+	return buf;
+}
+
+/*
+ * Decisions by source: one row per source of sched_idle_predict's
+ * decision, the error of the duration it chose for and the judgement of
+ * the state entered (design/analysis.md, "Decisions by source").
+ */
+static void text_sources(const struct sip_report *r, FILE *f, const struct sip_output_opts *o)
+{
+	uint64_t derived = 0;
+	int i;
+
+	fprintf(f, "\n%sdecisions by source%s", bold(o), norm(o));
+	if (!r->has_predict) {
+		fprintf(f, "\n  n/a: no sched_idle_predict events (base kernel)\n");
+		return;
+	}
+	fprintf(f, " (%" PRIu64 " periods with a prediction; error = |duration_ns - actual|)\n",
+		r->total.predicted);
+	fprintf(f, "  %-8s %7s %7s %10s %10s %8s %8s %11s\n", "source", "periods", "share",
+		"err p50 us", "err p90 us", "correct", "too_deep", "too_shallow");
+	for (i = 0; i < SIP_NR_SRC; i++) {
+		const struct sip_src_report *s = &r->src[i];
+		char b[5][32];
+
+		derived += s->derived;
+		fprintf(f, "  %-8s %7" PRIu64 " %6.1f%% %10s %10s %8s %8s %11s\n",
+			sip_src_name(i), s->periods, s->share_pct,
+			us_or_dash(b[0], sizeof(b[0]), &s->dur_abs_err, s->dur_abs_err.p50),
+			us_or_dash(b[1], sizeof(b[1]), &s->dur_abs_err, s->dur_abs_err.p90),
+			pct_or_dash(b[2], sizeof(b[2]), s->judged, s->correct_pct),
+			pct_or_dash(b[3], sizeof(b[3]), s->judged, s->too_deep_pct),
+			pct_or_dash(b[4], sizeof(b[4]), s->judged, s->too_shallow_pct));
+	}
+	if (!r->plat->present)
+		fprintf(f, "  judgement n/a: no platform description (-p FILE)\n");
+	if (derived)
+		fprintf(f, "  source derived for %" PRIu64 " periods (no source field: io when next_io_ns"
+			" is the prediction, else timer)\n", derived);
+}
+
+static void text_sleep(const struct sip_report *r, FILE *f, const struct sip_output_opts *o)
+{
+	const struct sip_sleep_report *s = &r->sleep;
+	char b[3][32];
+
+	fprintf(f, "\n%ssleep prediction%s\n", bold(o), norm(o));
+	if (!r->has_sleep_predict) {
+		fprintf(f, "  n/a: no sched_sleep_predict events\n");
+		return;
+	}
+	fprintf(f, "  sleeps %" PRIu64 ", with a prediction %" PRIu64 " (%.1f%%), in the predicted"
+		" bucket (within a factor sqrt(2)) %" PRIu64 " (%s of predicted)\n",
+		s->sleeps, s->predicted, s->predicted_pct, s->in_bucket,
+		pct_or_dash(b[0], sizeof(b[0]), s->predicted, s->in_bucket_pct));
+	fprintf(f, "  |slept - predicted| p50 %s us p90 %s us; slept p50 %s us\n",
+		us_or_dash(b[0], sizeof(b[0]), &s->abs_err, s->abs_err.p50),
+		us_or_dash(b[1], sizeof(b[1]), &s->abs_err, s->abs_err.p90),
+		us_or_dash(b[2], sizeof(b[2]), &s->slept, s->slept.p50));
+	fprintf(f, "  woken elsewhere (wake_cpu != block_cpu) %" PRIu64 " (%.1f%%), their sleep p50 %s us\n",
+		s->elsewhere, s->elsewhere_pct,
+		us_or_dash(b[0], sizeof(b[0]), &s->slept_elsewhere, s->slept_elsewhere.p50));
+}
+
 static void text_states(const struct sip_report *r, FILE *f,
 			const struct sip_output_opts *o, const char *cpu,
 			const struct sip_cpu_stats *c)
@@ -166,6 +245,9 @@ static void text_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 		}
 	}
 
+	text_sources(r, f, o);
+	text_sleep(r, f, o);
+
 	if (r->nr_devs) {
 		fprintf(f, "\n%sblock request latency%s (issue -> complete)\n", bold(o), norm(o));
 		for (i = 0; i < r->nr_devs; i++) {
@@ -207,6 +289,14 @@ static void csv_dist(FILE *f, const char *sec, const char *name, const struct si
 	fprintf(f, "%s,all,,%s,min_ns,%" PRId64 "\n", sec, name, d->min);
 	fprintf(f, "%s,all,,%s,max_ns,%" PRId64 "\n", sec, name, d->max);
 	csv_d(f, sec, "all", name, "mean_ns", d->mean);
+}
+
+/* A distribution with its p90, for the figures that report one. */
+static void csv_dist90(FILE *f, const char *sec, const char *name, const struct sip_dist *d)
+{
+	csv_dist(f, sec, name, d);
+	if (d->count)
+		fprintf(f, "%s,all,,%s,p90_ns,%" PRId64 "\n", sec, name, d->p90);
 }
 
 static void csv_cpu(const struct sip_report *r, FILE *f, const char *cpu,
@@ -261,6 +351,7 @@ static void csv_emit(const struct sip_report *r, FILE *f, const struct sip_outpu
 	csv_u(f, "run", "all", -1, "", "lost_events", r->total.missed_events);
 	csv_u(f, "run", "all", -1, "", "lost_gaps_unknown", r->total.missed_unknown);
 	csv_u(f, "run", "all", -1, "", "has_predict", r->has_predict);
+	csv_u(f, "run", "all", -1, "", "has_sleep_predict", r->has_sleep_predict);
 	csv_u(f, "run", "all", -1, "", "has_platform", r->plat->present);
 	for (c = 0; c < r->nr_cpus; c++) {
 		snprintf(cpu, sizeof(cpu), "%d", c);
@@ -288,6 +379,38 @@ static void csv_emit(const struct sip_report *r, FILE *f, const struct sip_outpu
 			csv_u(f, "prediction", "all", -1, n, "early", r->pred_early[i]);
 			csv_u(f, "prediction", "all", -1, n, "late", r->pred_late[i]);
 		}
+		for (i = 0; i < SIP_NR_SRC; i++) {
+			const struct sip_src_report *s = &r->src[i];
+			const char *n = sip_src_name(i);
+			char dn[32];
+
+			csv_u(f, "source", "all", -1, n, "periods", s->periods);
+			csv_u(f, "source", "all", -1, n, "derived", s->derived);
+			csv_d(f, "source", "all", n, "share_pct", s->share_pct);
+			csv_u(f, "source", "all", -1, n, "judged", s->judged);
+			csv_u(f, "source", "all", -1, n, "correct", s->correct);
+			csv_u(f, "source", "all", -1, n, "too_deep", s->too_deep);
+			csv_u(f, "source", "all", -1, n, "too_shallow", s->too_shallow);
+			csv_d(f, "source", "all", n, "correct_pct", s->correct_pct);
+			csv_d(f, "source", "all", n, "too_deep_pct", s->too_deep_pct);
+			csv_d(f, "source", "all", n, "too_shallow_pct", s->too_shallow_pct);
+			snprintf(dn, sizeof(dn), "%s_duration_abs_error", n);
+			csv_dist90(f, "source", dn, &s->dur_abs_err);
+		}
+	}
+	if (r->has_sleep_predict) {
+		const struct sip_sleep_report *s = &r->sleep;
+
+		csv_u(f, "sleep", "all", -1, "", "sleeps", s->sleeps);
+		csv_u(f, "sleep", "all", -1, "", "predicted", s->predicted);
+		csv_u(f, "sleep", "all", -1, "", "in_bucket", s->in_bucket);
+		csv_u(f, "sleep", "all", -1, "", "elsewhere", s->elsewhere);
+		csv_d(f, "sleep", "all", "", "predicted_pct", s->predicted_pct);
+		csv_d(f, "sleep", "all", "", "in_bucket_pct", s->in_bucket_pct);
+		csv_d(f, "sleep", "all", "", "elsewhere_pct", s->elsewhere_pct);
+		csv_dist90(f, "sleep", "slept", &s->slept);
+		csv_dist90(f, "sleep", "slept_elsewhere", &s->slept_elsewhere);
+		csv_dist90(f, "sleep", "abs_error", &s->abs_err);
 	}
 	for (i = 0; i < r->nr_devs; i++) {
 		char n[32];
@@ -326,6 +449,18 @@ static void json_dist(FILE *f, const struct sip_dist *d)
 	fprintf(f, "{\"count\": %zu, \"p50_ns\": %" PRId64 ", \"p99_ns\": %" PRId64
 		", \"min_ns\": %" PRId64 ", \"max_ns\": %" PRId64 ", \"mean_ns\": %.3f}",
 		d->count, d->p50, d->p99, d->min, d->max, d->mean);
+}
+
+/* DIST plus "p90_ns", for the figures that report one. */
+static void json_dist90(FILE *f, const struct sip_dist *d)
+{
+	if (!d->count) {
+		fprintf(f, "{\"count\": 0}");
+		return;
+	}
+	fprintf(f, "{\"count\": %zu, \"p50_ns\": %" PRId64 ", \"p90_ns\": %" PRId64
+		", \"p99_ns\": %" PRId64 ", \"min_ns\": %" PRId64 ", \"max_ns\": %" PRId64
+		", \"mean_ns\": %.3f}", d->count, d->p50, d->p90, d->p99, d->min, d->max, d->mean);
 }
 
 static void json_cpu(const struct sip_report *r, FILE *f, const struct sip_cpu_stats *c,
@@ -375,8 +510,9 @@ static void json_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 	fprintf(f, "{\n  \"schema\": \"sip-idle-report/1\",\n  \"trace\": ");
 	json_str(f, r->trace_name ? r->trace_name : "");
 	fprintf(f, ",\n  \"cpus\": %d, \"duration_ns\": %" PRIu64 ", \"events\": %" PRIu64
-		", \"has_predict\": %s,\n", r->nr_cpus, r->last_ns - r->first_ns, r->nr_events,
-		r->has_predict ? "true" : "false");
+		", \"has_predict\": %s, \"has_sleep_predict\": %s,\n", r->nr_cpus,
+		r->last_ns - r->first_ns, r->nr_events, r->has_predict ? "true" : "false",
+		r->has_sleep_predict ? "true" : "false");
 	fprintf(f, "  \"lost_events\": %" PRIu64 ", \"lost_gaps_unknown\": %" PRIu64 ",\n",
 		r->total.missed_events, r->total.missed_unknown);
 	if (!p->present) {
@@ -441,6 +577,45 @@ static void json_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 			fprintf(f, "}%s\n", i + 1 < SIP_NR_SRC ? "," : "");
 		}
 		fprintf(f, "  }");
+	}
+	fprintf(f, ",\n  \"sources\": ");
+	if (!r->has_predict) {
+		fprintf(f, "null");
+	} else {
+		fprintf(f, "{\n");
+		for (i = 0; i < SIP_NR_SRC; i++) {
+			const struct sip_src_report *s = &r->src[i];
+
+			fprintf(f, "    \"%s\": {\"periods\": %" PRIu64 ", \"derived\": %" PRIu64
+				", \"share_pct\": %.6f, \"duration_abs_error\": ", sip_src_name(i),
+				s->periods, s->derived, s->share_pct);
+			json_dist90(f, &s->dur_abs_err);
+			fprintf(f, ",\n      \"judged\": %" PRIu64 ", \"correct\": %" PRIu64
+				", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64
+				", \"correct_pct\": %.6f, \"too_deep_pct\": %.6f"
+				", \"too_shallow_pct\": %.6f}%s\n", s->judged, s->correct,
+				s->too_deep, s->too_shallow, s->correct_pct, s->too_deep_pct,
+				s->too_shallow_pct, i + 1 < SIP_NR_SRC ? "," : "");
+		}
+		fprintf(f, "  }");
+	}
+	fprintf(f, ",\n  \"sleep_predict\": ");
+	if (!r->has_sleep_predict) {
+		fprintf(f, "null");
+	} else {
+		const struct sip_sleep_report *s = &r->sleep;
+
+		fprintf(f, "{\"sleeps\": %" PRIu64 ", \"predicted\": %" PRIu64
+			", \"in_bucket\": %" PRIu64 ", \"elsewhere\": %" PRIu64 ",\n"
+			"    \"predicted_pct\": %.6f, \"in_bucket_pct\": %.6f, \"elsewhere_pct\": %.6f,\n"
+			"    \"slept\": ", s->sleeps, s->predicted, s->in_bucket, s->elsewhere,
+			s->predicted_pct, s->in_bucket_pct, s->elsewhere_pct);
+		json_dist90(f, &s->slept);
+		fprintf(f, ",\n    \"slept_elsewhere\": ");
+		json_dist90(f, &s->slept_elsewhere);
+		fprintf(f, ",\n    \"abs_error\": ");
+		json_dist90(f, &s->abs_err);
+		fprintf(f, "}");
 	}
 	fprintf(f, ",\n  \"block\": [");
 	for (i = 0; i < r->nr_devs; i++) {

@@ -5,7 +5,9 @@
  * has an entry in ops[] naming it, its fields and its handler. Events and
  * field handles are looked up once, before the loop; the loop maps a
  * record's type to its op and calls the handler, which fills a struct
- * sip_event for the model.
+ * sip_event for the model. A field name starting with '?' is optional:
+ * formats of the series' events from before the field still load, and
+ * the handler learns from fhas() whether the field is there.
  *
  * Window: with sip_read_trace(..., window = true) only the events between
  * the trace_marker writes "sip-window start" and "sip-window end" reach
@@ -37,7 +39,7 @@
 
 #include "reader.h"
 
-#define MAX_FIELDS	8
+#define MAX_FIELDS	12
 
 struct op;
 struct reader;
@@ -60,9 +62,15 @@ static uint64_t fval(const struct op *op, struct tep_record *rec, int i)
 {
 	unsigned long long v = 0;
 
-	if (tep_read_number_field(op->f[i], rec->data, &v))
+	if (!op->f[i] || tep_read_number_field(op->f[i], rec->data, &v))
 		return 0;
 	return v;
+}
+
+/* The format has field @i (always true of a field not marked optional). */
+static bool fhas(const struct op *op, int i)
+{
+	return op->f[i];
 }
 
 static int h_idle(struct reader *r, const struct op *op, struct tep_record *rec,
@@ -129,6 +137,25 @@ static int h_predict(struct reader *r, const struct op *op, struct tep_record *r
 	/* a 32-bit signed field: -1 (no state) reads as 0xffffffff */
 	ev->pred.state = (int32_t)(uint32_t)fval(op, rec, 5);
 	ev->pred.tick_stopped = fval(op, rec, 6);
+	/* optional: 0 (no task expected) and a derived source without them */
+	ev->pred.next_task_ns = fval(op, rec, 7);
+	ev->pred.duration_ns = fval(op, rec, 8);
+	ev->pred.has_duration = fhas(op, 8);
+	ev->pred.source = (int32_t)(uint32_t)fval(op, rec, 9);
+	ev->pred.has_source = fhas(op, 9);
+	return 0;
+}
+
+static int h_sleep(struct reader *r, const struct op *op, struct tep_record *rec,
+		   struct sip_event *ev)
+{
+	(void)r;
+	ev->type = SIP_EV_SLEEP;
+	ev->sleep.pid = (int)fval(op, rec, 0);
+	ev->sleep.block_cpu = (int)fval(op, rec, 1);
+	ev->sleep.wake_cpu = (int)fval(op, rec, 2);
+	ev->sleep.predicted_ns = fval(op, rec, 3);
+	ev->sleep.slept_ns = fval(op, rec, 4);
 	return 0;
 }
 
@@ -158,9 +185,17 @@ static const struct op ops_template[] = {
 	OP("block", "block_rq_issue", h_rq, "dev", "sector"),
 	OP("block", "block_rq_complete", h_rq, "dev", "sector"),
 	OP("ftrace", "print", h_marker, "buf"),
-	/* the series' event: found by name whatever its system */
+	/*
+	 * The series' events: found by name whatever their system.
+	 * sched_idle_predict gained next_task_ns and source (the sleep
+	 * predictor and the intercept history); traces from before them are
+	 * still read.
+	 */
 	OP(NULL, "sched_idle_predict", h_predict, "cpu", "next_timer_ns",
-	   "next_io_ns", "latency_req_ns", "predicted_ns", "state", "tick_stopped"),
+	   "next_io_ns", "latency_req_ns", "predicted_ns", "state", "tick_stopped",
+	   "?next_task_ns", "?duration_ns", "?source"),
+	OP(NULL, "sched_sleep_predict", h_sleep, "pid", "block_cpu", "wake_cpu",
+	   "predicted_ns", "slept_ns"),
 };
 
 #define NR_OPS	(sizeof(ops_template) / sizeof(ops_template[0]))
@@ -249,8 +284,10 @@ static int resolve(struct reader *r, char *err, size_t errlen)
 		if (!e)
 			continue;
 		for (k = 0; k < MAX_FIELDS && op->fields[k]; k++) {
-			op->f[k] = tep_find_field(e, op->fields[k]);
-			if (!op->f[k])
+			bool optional = op->fields[k][0] == '?';
+
+			op->f[k] = tep_find_field(e, op->fields[k] + optional);
+			if (!op->f[k] && !optional)
 				break;
 		}
 		if (k < MAX_FIELDS && op->fields[k]) {
