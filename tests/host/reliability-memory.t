@@ -5,7 +5,11 @@
 # kernels ($SIP_CACHE/{base,patched}/obj/vmlinux) with nm's symbol sizes,
 # against what the design pages state:
 #  1 per task: sizeof(struct task_struct) is the size of init_task; the
-#    difference must be the "total" of design/io-latency.md (192 bytes);
+#    difference must be the "total" of design/io-latency.md (192 bytes)
+#    plus that of design/sleep-prediction.md (168 bytes), give or take the
+#    padding task_struct had: it is cache-line aligned, so the growth is a
+#    multiple of 64 at most 63 bytes below the sum and not above its
+#    round-up;
 #  2 per CPU, IO latency: io_latency_cpus is a per-CPU variable of at most
 #    one cache line, cache-line aligned, and the next per-CPU variable starts
 #    one cache line later: the 64 bytes design/io-latency.md states;
@@ -28,7 +32,9 @@ hex() { [ -n "$1" ] && echo $((16#$1)); }
 size() { hex "$(nm -S "$1" | awk -v s="$2" '$4 == s { print $2; exit }')"; }
 addr() { hex "$(nm -S "$1" | awk -v s="$2" '$NF == s { print $1; exit }')"; }
 
-want_task=$(sed -n 's/^| \*\*total\*\* | \*\*\([0-9]*\)\*\* |.*/\1/p' design/io-latency.md)
+total() { sed -n 's/^| \*\*total\*\* | \*\*\([0-9]*\)\*\* |.*/\1/p' "$1"; }
+want_io=$(total design/io-latency.md) want_sleep=$(total design/sleep-prediction.md)
+want_task=$((${want_io:-0} + ${want_sleep:-0}))
 want_cpu_io=$(grep -o '[0-9]* with the cache line' design/io-latency.md | awk '{ print $1 }')
 want_cpu_idle=$(grep -o 'Memory per CPU: [0-9]* bytes' design/series.md | awk '{ print $4 }')
 echo "# design: per task $want_task, per CPU io_latency $want_cpu_io, cpuidle_device +$want_cpu_idle"
@@ -46,7 +52,16 @@ grows() {
 	fi
 }
 
-grows 1 "per task" init_task task_struct "$want_task" design/io-latency.md
+# 1: the sum of the design's totals, within task_struct's alignment padding
+sb=$(size "$b" init_task) sp=$(size "$p" init_task)
+echo "# sizeof(struct task_struct): base $sb, patched $sp; design $want_io + $want_sleep = $want_task"
+if [ -n "$want_io" ] && [ -n "$want_sleep" ] && [ -n "$sb" ] && [ -n "$sp" ] &&
+   [ $((sp - sb)) -ge $((want_task - 63)) ] &&
+   [ $((sp - sb)) -le $(((want_task + 63) / 64 * 64)) ]; then
+	echo "ok 1 - per task: +$((sp - sb)) bytes for the $want_task the design pages state (64-byte aligned)"
+else
+	echo "not ok 1 - per task: +$((${sp:-0} - ${sb:-0})) bytes, design/io-latency.md and design/sleep-prediction.md state $want_io + $want_sleep"
+fi
 
 # 2
 s=$(size "$p" io_latency_cpus) a=$(addr "$p" io_latency_cpus)
