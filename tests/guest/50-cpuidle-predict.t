@@ -180,7 +180,7 @@ poll_only() {
 	u1=$(usage_halting)
 	p1=$(cat $C/cpu0/cpuidle/state0/usage)
 	res=$(grep 'sched_idle_predict:' $T/trace |
-		awk '{ p++ } !/latency_req_ns=0 .* state=0 tick_stopped=0$/ { other++ }
+		awk '{ p++ } !/latency_req_ns=0 .* state=0 tick_stopped=0( source=[a-z]+)?$/ { other++ }
 			END { printf "%d %d\n", p, other }')
 	np=${res% *} nother=${res#* }
 	echo "# $2: halting states' usage $u0 -> $u1, cpu0 POLL usage $p0 -> $p1, $np predictions, $nother not latency_req_ns=0 state=0 tick_stopped=0"
@@ -188,7 +188,7 @@ poll_only() {
 		ok "$1" "$3: only POLL, the tick kept"
 	else
 		nok "$1" "$3: only POLL, the tick kept"
-		grep 'sched_idle_predict:' $T/trace | grep -v 'latency_req_ns=0 .* state=0 tick_stopped=0$' |
+		grep 'sched_idle_predict:' $T/trace | grep -Ev 'latency_req_ns=0 .* state=0 tick_stopped=0( source=[a-z]+)?$' |
 			head -3 | sed 's/^/# /'
 	fi
 }
