@@ -3,7 +3,7 @@
 #
 # sip-idle-report on a real trace: boot the base kernel with the emulated
 # x86-client platform and two disks, record the mixed workload with
-# trace-scripts/record.sh, and hold the analyser's figures for the window
+# trace-scripts/guest/record.sh, and hold the analyser's figures for the window
 # between the trace markers against the emulated platform's own counters
 # (debugfs emu_idle/energy, read just outside the markers):
 #
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.." || exit 1
 kernel=${KERNEL:-base}
 smp=2
 out=${SIP_TEST_OUT:-results/test}/analyser-guest
-echo "1..9"
+plan 9
 need_analyser
 
 record_mixed "$out" "" KERNEL=$kernel SMP=$smp PLATFORM=x86-client DISKS='100us 2ms'

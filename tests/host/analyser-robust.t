@@ -46,7 +46,7 @@ fails_cleanly() {
 
 synth() {	# <name> <script text>
 	printf '%s\n' "$2" > "$tmp/$1.txt"
-	python3 trace-scripts/synth-trace.py "$tmp/$1.txt" "$tmp/$1.dat"
+	python3 tests/data/synth-trace.py "$tmp/$1.txt" "$tmp/$1.dat"
 }
 
 : > "$tmp/empty.dat"
@@ -301,4 +301,4 @@ if command -v valgrind >/dev/null; then
 else
 	for i in 1 2 3 4 5 6 7 8; do ok 0 "valgrind # SKIP valgrind not installed"; done
 fi
-echo "1..$t"
+plan $tap_n

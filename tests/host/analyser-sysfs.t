@@ -3,7 +3,7 @@
 #
 # sip-idle-report against the kernel's own cpuidle counters: boot the base
 # kernel with the menu governor on the emulated x86-client platform, record
-# 3 s of the mixed workload with trace-scripts/record.sh, and hold the
+# 3 s of the mixed workload with trace-scripts/guest/record.sh, and hold the
 # analyser's figures for the window between the trace markers against the
 # deltas of /sys/devices/system/cpu/cpuN/cpuidle/stateK/{usage,above,below},
 # which record.sh reads just outside the markers (cpuidle-{before,after}.txt).
@@ -47,7 +47,7 @@ cd "$(dirname "$0")/../.." || exit 1
 kernel=${KERNEL:-base}
 smp=2
 out=${SIP_TEST_OUT:-results/test}/analyser-sysfs
-echo "1..13"
+plan 13
 need_analyser
 
 g=/sys/devices/system/cpu/cpuidle

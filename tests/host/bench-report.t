@@ -12,13 +12,13 @@ cd "$(dirname "$0")/../.." || exit 1
 need_analyser
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..9"
+plan 9
 
 # 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):
 # predictions before each wait 0, 20, 20, 20, 20, 200, 200, 200 us.
 out=$(python3 - <<'PY'
 import importlib.util
-s = importlib.util.spec_from_file_location("br", "trace-scripts/bench-report.py")
+s = importlib.util.spec_from_file_location("br", "trace-scripts/bench/bench-report.py")
 br = importlib.util.module_from_spec(s); s.loader.exec_module(br)
 p = br.Pred(200000)
 got = []
@@ -65,7 +65,7 @@ for rep in 1 2; do
 		fi
 	done
 done
-python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out --platform x86-client \
+python3 trace-scripts/bench/bench-report.py --raw $raw --out $tmp/out --platform x86-client \
 	--smp 2 > $tmp/md.out 2> $tmp/err
 ok $? "bench-report.py writes the report ($(head -c 200 $tmp/err))"
 python3 - "$tmp/out/bench.json" > $tmp/check 2>&1 <<'PY'
@@ -117,16 +117,16 @@ sed -n '/^## Wake-up lateness/,/^## Cost/p' $tmp/out/bench.md > $tmp/late.md
 	! grep -q '^| io-fast |' $tmp/late.md
 ok $? "sipwl lateness: medians in bench.json and bench.md, none for io-fast $(tail -1 $tmp/check)"
 if command -v gnuplot >/dev/null; then
-	trace-scripts/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
+	trace-scripts/bench/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
 		[ "$(ls $tmp/out/bench-*.png | wc -l)" = 8 ]
 	ok $? "bench-plot.sh draws 8 PNGs"
 else
-	t=$((t + 1)); echo "ok $t - bench-plot.sh # SKIP gnuplot not installed"
+	skip "bench-plot.sh" "gnuplot not installed"
 fi
 
 # 9: a boot without its workload line
 rm $raw/r2-teo/io-fast/workload.txt
-python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
+python3 trace-scripts/bench/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
 rc=$?
 [ $rc = 1 ] && [ "$(wc -l < $tmp/err)" = 1 ] && grep -q 'r2-teo/io-fast/workload.txt' $tmp/err
 ok $? "missing workload.txt: status 1, one line naming it ($(cat $tmp/err))"

@@ -6,7 +6,7 @@
 # for 1 s each and print their result line (ops > 0, the lateness p50 <=
 # p99 where they report it, and mix's timer task too), a bad argument exits
 # 2 with one line naming it, and every workload of mk/bench.mk has sipwl
-# arguments in trace-scripts/bench-guest.sh for a workload sipwl knows.
+# arguments in trace-scripts/guest/bench-guest.sh for a workload sipwl knows.
 # Needs two CPUs for the pinning to mean anything; on one, sipwl runs the
 # tasks unpinned and the checks still hold.
 cd "$(dirname "$0")/../.." || exit 1
@@ -14,12 +14,12 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 W=$tmp/sipwl
-echo "1..9"
+plan 9
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$W" tests/workloads/sipwl.c -lm 2> "$tmp/cc.err"
 rc=$?
 ok $rc "sipwl builds static with -Wall -Wextra -Werror $(head -c 200 "$tmp/cc.err")"
-[ $rc = 0 ] || { echo "Bail out! sipwl does not build"; exit 1; }
+[ $rc = 0 ] || bail "sipwl does not build"
 
 # check_line <line> <name> <stem...>: the result line of <name>, ops > 0,
 # and for each stem (late, timer_late) 0 <= STEM_p50_us <= STEM_p99_us
@@ -64,7 +64,7 @@ ok $? "prodcons BURST=0: status $rc, $(cat "$tmp/err")"
 # 9: mk/bench.mk's workloads against bench-guest.sh's wl_args and sipwl's usage
 wls=$(printf 'include mk/bench.mk\nsipwl-t-list:\n\t@echo $(BENCH_WORKLOADS_FULL) $(BENCH_WORKLOADS_QUICK)\n' |
 	make -s --no-print-directory -f - sipwl-t-list | tr " " "\n" | sort -u)
-eval "$(sed -n '/^wl_args() {/,/^}/p' trace-scripts/bench-guest.sh)"
+eval "$(sed -n '/^wl_args() {/,/^}/p' trace-scripts/guest/bench-guest.sh)"
 "$W" 2> "$tmp/usage"
 bad=
 for w in $wls; do

@@ -7,7 +7,7 @@
 # Environment (mk/bench.mk sets it): BENCH_PLATFORM BENCH_SMP BENCH_REPS
 # BENCH_SECONDS BENCH_SEED BENCH_COST_SECONDS BENCH_WORKLOADS BENCH_POLICIES
 # BENCH_OUT REPORT (the analyser). One boot per (repetition, policy) runs
-# every workload (trace-scripts/bench-guest.sh); the policies are
+# every workload (trace-scripts/guest/bench-guest.sh); the policies are
 # interleaved within each repetition, in an order rotated by one per
 # repetition so that no policy always runs first after a quiet host. Each
 # workload's trace is analysed over its window into report.json beside it;
@@ -55,7 +55,7 @@ run_boot() {
 	make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
 		PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
 		RESULTS="$dir" TIMEOUT=$timeout \
-		CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c 0 ${wls[*]}" \
+		CMD="sh /sip/trace-scripts/guest/bench-guest.sh -t $BENCH_SECONDS -s $seed -c 0 ${wls[*]}" \
 		> "$dir.log" 2>&1 ||
 		{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
 	if [ -f "$dir/console-int3.log" ]; then
@@ -110,16 +110,16 @@ if [ "$BENCH_COST_SECONDS" -gt 0 ]; then
 		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
 			PLATFORM="$BENCH_PLATFORM" SMP=1 DISKS="$BENCH_DISKS" \
 			RESULTS="$dir" TIMEOUT=$((BENCH_COST_SECONDS * 30 + 120)) \
-			CMD="sh /sip/trace-scripts/bench-guest.sh -D -s $BENCH_SEED -c $BENCH_COST_SECONDS" \
+			CMD="sh /sip/trace-scripts/guest/bench-guest.sh -D -s $BENCH_SEED -c $BENCH_COST_SECONDS" \
 			> "$dir.log" 2>&1 || echo "bench: cost boot $pol failed (log: $dir.log); no cost figure for it" >&2
 	done
 fi
 echo "bench: [$(($(date +%s) - t0))s] boots done; reporting"
-python3 trace-scripts/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
+python3 trace-scripts/bench/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
 	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) \
 	--workloads "${wls[*]}" --time-target "${BENCH_TIME_TARGET:-0}" ||
 	die "bench-report.py failed"
 if command -v gnuplot >/dev/null; then
-	trace-scripts/bench-plot.sh "$BENCH_OUT" || die "plots failed"
+	trace-scripts/bench/bench-plot.sh "$BENCH_OUT" || die "plots failed"
 fi
 echo "bench: [$(($(date +%s) - t0))s] $BENCH_OUT/bench.md $BENCH_OUT/bench.json"

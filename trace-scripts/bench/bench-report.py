@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench-report.py - aggregate the boots of `make bench` (design/bench.md).
 
-Reads RAW/r<rep>-<policy>/ as trace-scripts/bench.sh leaves them (per
+Reads RAW/r<rep>-<policy>/ as trace-scripts/bench/bench.sh leaves them (per
 workload: report.json from sip-idle-report --window, workload.txt from
 sipwl, io_latency.txt on the patched kernel; per boot: cost.txt,
 disklat.txt, bench-boot.txt) and writes OUT/bench.json, OUT/bench.md and
