@@ -6,18 +6,23 @@
 #
 # Environment (mk/bench.mk sets it): BENCH_PLATFORM BENCH_SMP BENCH_REPS
 # BENCH_SECONDS BENCH_SEED BENCH_COST_SECONDS BENCH_WORKLOADS BENCH_POLICIES
-# BENCH_OUT REPORT (the analyser). One boot per (repetition, policy) runs
-# every workload (trace-scripts/guest/bench-guest.sh); the policies are
+# BENCH_OUT REPORT (the analyser); what is not set is the table's
+# (trace-scripts/bench/bench.tsv), as are the policies' kernels and
+# command lines and the boots' disks. One boot per (repetition, policy)
+# runs every workload (trace-scripts/guest/bench-guest.sh); the policies are
 # interleaved within each repetition, in an order rotated by one per
 # repetition so that no policy always runs first after a quiet host. Each
 # workload's trace is analysed over its window into report.json beside it;
 # bench-report.py then writes BENCH_OUT/bench.{json,md} and the plots.
 set -u
-: "${BENCH_PLATFORM:=x86-client}" "${BENCH_SMP:=2}" "${BENCH_REPS:=3}"
-: "${BENCH_SECONDS:=4}" "${BENCH_SEED:=1}" "${BENCH_COST_SECONDS:=2}"
-: "${BENCH_POLICIES:=menu teo ladder sched}" "${BENCH_OUT:=results}"
-: "${BENCH_WORKLOADS:?}" "${REPORT:?}"
-BENCH_DISKS='100us 2ms 500us 0'
+. trace-scripts/bench/bench-table.sh
+: "${BENCH_PLATFORM:=x86-client}" "${BENCH_SMP:=2}" "${BENCH_OUT:=results}"
+: "${BENCH_REPS:=$(bench_field setting reps 3)}" "${BENCH_SEED:=$(bench_field setting seed 3)}"
+: "${BENCH_SECONDS:=$(bench_field setting seconds 3)}"
+: "${BENCH_COST_SECONDS:=$(bench_field setting cost-seconds 3)}"
+: "${BENCH_POLICIES:=$(bench_names policy)}" "${BENCH_WORKLOADS:=$(bench_names workload full)}"
+: "${REPORT:?}"
+BENCH_DISKS=$(bench_field setting disks 3)
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$REPORT" ] || die "no analyser $REPORT (make analyser)"
@@ -34,14 +39,20 @@ read -r -a wls <<< "$BENCH_WORKLOADS"
 nw=${#wls[@]}
 timeout=$((nw * (BENCH_SECONDS * 4 + 20) + BENCH_COST_SECONDS * 30 + 180))
 
+# policy <name>: kernel and append of the policy, from the table
+policy() {
+	kernel=$(bench_field policy "$1" 3) && append=$(bench_field policy "$1" 4) ||
+		die "unknown policy $1 ($(bench_names policy))"
+}
+for pol in "${pols[@]}"; do policy "$pol"; done
+for w in "${wls[@]}"; do
+	bench_field workload "$w" 4 > /dev/null || die "unknown workload $w ($(bench_names workload))"
+done
+
 # One boot: policy $1, repetition $2, seed $3.
 run_boot() {
 	local pol=$1 rep=$2 seed=$3 kernel append dir w
-	case "$pol" in
-	sched) kernel=patched append= ;;
-	menu|teo|ladder) kernel=base append=cpuidle.governor=$pol ;;
-	*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
-	esac
+	policy "$pol"
 	dir=$raw/r$rep-$pol
 	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
 		echo "bench: rep $rep $pol: kept from the interrupted run"
@@ -101,10 +112,7 @@ done
 # menu_select). With one CPU nothing runs the text being patched.
 if [ "$BENCH_COST_SECONDS" -gt 0 ]; then
 	for pol in "${pols[@]}"; do
-		case "$pol" in
-		sched) kernel=patched append= ;;
-		*) kernel=base append=cpuidle.governor=$pol ;;
-		esac
+		policy "$pol"
 		dir=$raw/cost-$pol
 		echo "bench: [$(($(date +%s) - t0))s] cost of choosing: $pol ($kernel, SMP=1)"
 		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
