@@ -35,8 +35,7 @@ ok $rc "boot $kernel and record 3 s of the mixed workload (status $rc)"
 	[ -s $out/emu_idle-energy-after.txt ]
 ok $? "trace.dat, platform.txt and the platform's counters came back"
 
-$R --window -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
-ok $? "sip-idle-report --window reads the guest trace $(head -1 $out/report.err)"
+read_window "$out"
 csv() { awk -F, -v s="$1" -v c="$2" -v k="$3" -v m="$4" \
 	'$1 == s && $2 == c && ($3 == k || $4 == k) && $5 == m { print $6 }' $out/window.csv; }
 lost=$(csv run all "" lost_events)

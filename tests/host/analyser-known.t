@@ -6,8 +6,7 @@
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 need_analyser analyser-tests
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # csv <file> <section> <cpu> <state|name> <metric>: one value of the CSV
 csv() {

@@ -8,8 +8,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
 command -v gnuplot >/dev/null || skip_all "gnuplot not installed"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 # png_ok <file> <width> <height>: a PNG of that size with > 3 colours
 png_ok() {
 	local sig w h

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser analyser-tests
 S=$TOOLS/sip-idle-report-san
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 keep=${SIP_TEST_OUT:-results/test}/analyser-robust
 mkdir -p "$keep"
 # Sanitizer reports go to files (the analyser silences stdout and stderr

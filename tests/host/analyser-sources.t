@@ -10,8 +10,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # csv <file> <section> <name> <metric>: one value of the CSV (cpu "all")
 csv() {

@@ -11,8 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+scratch
 plan 11
 
 # 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):

@@ -11,6 +11,21 @@ R=$TOOLS/sip-idle-report
 D=tests/data/analyser
 . tests/lib/tap.sh
 
+# scratch: $tmp, a temporary directory removed at exit (kept with KEEP=1)
+scratch() {
+	tmp=$(mktemp -d)
+	trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+}
+
+# read_window <out> [analyser options]: sip-idle-report --window on the
+# guest trace <out>/trace.dat into <out>/window.csv; one TAP line
+read_window() {
+	local out=$1
+	shift
+	"$R" --window "$@" -f csv -o "$out/window.csv" "$out/trace.dat" 2>"$out/report.err"
+	ok $? "sip-idle-report --window reads the guest trace $(head -1 "$out/report.err")"
+}
+
 # need_analyser [make targets]: build sip-idle-report and its tools (or
 # the targets given), or bail out
 need_analyser() {

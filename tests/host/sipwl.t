@@ -12,8 +12,7 @@
 # tasks unpinned and the checks still hold.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+scratch
 W=$tmp/sipwl
 plan 9
 
