@@ -112,4 +112,4 @@ if [ $down = 0 ] && [ "$moved" -gt 0 ]; then
 else
 	fail "counters only grow, and grow"
 fi
-[ $N = $cases ] || echo "# ran $N of $cases"
+[ "$tap_n" = $cases ] || diag "ran $tap_n of $cases"
