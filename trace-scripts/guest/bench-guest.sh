@@ -20,10 +20,10 @@
 # Then, with -c > 0, the cost of choosing: the function_graph tracer
 # restricted to the functions that decide the idle state (a governor's
 # select and reflect, or the series' prediction and state choice) times
-# every call while sipwl runs a 1 ms timer and fast-disk IO at once for
-# COST_SECONDS; DIR/cost.txt gets one line per function: its name, then
-# the duration of every call (ns); the host computes the figures. Last,
-# unless -D, disklat on every disk into DIR/disklat.txt.
+# every call while sipwl runs timer-1ms and io-fast at once for
+# COST_SECONDS; DIR/cost.txt gets one line per call, "function ns"; the
+# host computes the figures. Last, unless -D, disklat on every disk into
+# DIR/disklat.txt.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 BENCH_TABLE=$here/../bench/bench.tsv
@@ -109,8 +109,10 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 	echo function_graph > $T/current_tracer
 	echo funcgraph-tail > $T/trace_options 2>/dev/null
 	echo 1 > $T/tracing_on
-	sipwl -s "$seed" -t "$cost" timer 1000 > /dev/null &
-	sipwl -s "$seed" -t "$cost" io /dev/emud0 > /dev/null
+	# shellcheck disable=SC2046
+	sipwl -s "$seed" -t "$cost" $(wl_args timer-1ms) > /dev/null &
+	# shellcheck disable=SC2046
+	sipwl -s "$seed" -t "$cost" $(wl_args io-fast) > /dev/null
 	wait
 	echo 0 > $T/tracing_on
 	# function_graph lines: " 0)   1.234 us    |  menu_select();" (leaf)
