@@ -38,15 +38,19 @@ need_analyser() {
 # the guest command <first> (may be empty) and record 3 s of the mixed
 # workload with trace-scripts/guest/record.sh into <out> (trace.dat,
 # platform.txt, the counters before and after the window), the console
-# in <out>.log. Returns make boot's status. make boot builds the kernel
-# first when it was never built (clean clone).
+# in <out>.log. One TAP line, naming the boot's variables; returns make
+# boot's status. make boot builds the kernel first when it was never built
+# (clean clone).
 record_mixed() {
-	local out=$1 first=${2:-true}
+	local out=$1 first=${2:-true} rc
 	shift 2
 	rm -rf "$out"
 	mkdir -p "$(dirname "$out")"
 	make --no-print-directory boot "$@" TIMEOUT=240 RESULTS="$out" \
 		CMD="$first && /sip/trace-scripts/guest/record.sh -t 3 -w mixed" >"$out.log" 2>&1
+	rc=$?
+	ok $rc "boot ($*) and record 3 s of the mixed workload (status $rc)"
+	return $rc
 }
 
 # edge_periods <report> <ncpus>: "cpu n" per CPU, n = the idle periods
