@@ -9,6 +9,9 @@
 # SIP_CACHE: everything built (sources, objects, modules, guest tools,
 # ccache), outside the checkout so that clones and CI share it
 # (design/contract.md).
+# SIP_TEST_OUT: what make test keeps (TAP, logs, the tests' guest runs),
+# relative to the checkout.
 
 : "${SIP_CACHE:=$HOME/.cache/sched-idle-predict}"
-export SIP_CACHE
+: "${SIP_TEST_OUT:=results/test}"
+export SIP_CACHE SIP_TEST_OUT

@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/.."
 export LC_COLLATE=C	# the globs below sort bytewise: a defined order
 . qemu/defaults.sh
-out=${SIP_TEST_OUT:-results/test}
+out=$SIP_TEST_OUT
 rm -rf "$out"; mkdir -p "$out"
 pass=0 failn=0 skip=0
 filter=${TESTS:-*}

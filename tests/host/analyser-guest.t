@@ -24,7 +24,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 kernel=${KERNEL:-base}
 smp=2
-out=${SIP_TEST_OUT:-results/test}/analyser-guest
+out=$SIP_TEST_OUT/analyser-guest
 plan 9
 need_analyser
 

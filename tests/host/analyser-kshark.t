@@ -15,10 +15,10 @@
 # and none of these colours without the plugin; on a trace with every
 # source (3 timer, 2 io, 4 task, 1 history) each colour as many times as
 # its source; on a real guest trace, green marks all along both CPUs.
-# Screenshots are kept in results/test/analyser-kshark/.
+# Screenshots are kept in $SIP_TEST_OUT/analyser-kshark/ (results/test).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
-out=${SIP_TEST_OUT:-results/test}/analyser-kshark
+out=$SIP_TEST_OUT/analyser-kshark
 for c in kernelshark xvfb-run import convert; do
 	command -v $c >/dev/null || skip_all "$c not installed"
 done
@@ -91,7 +91,7 @@ ok "$([ "$n" = 10 ]; echo $?)" "every source: 10 actual idle ends (green), got $
 
 # A real trace: the guest trace of analyser-guest.t when it ran, else a
 # 2 s recording of our own.
-real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
+real=$SIP_TEST_OUT/analyser-guest/trace.dat
 if [ ! -s "$real" ]; then
 	real=$out/guest/trace.dat
 	make --no-print-directory boot KERNEL=${KERNEL:-base} PLATFORM=x86-client \

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 need_analyser analyser-tests
 S=$TOOLS/sip-idle-report-san
 scratch
-keep=${SIP_TEST_OUT:-results/test}/analyser-robust
+keep=$SIP_TEST_OUT/analyser-robust
 mkdir -p "$keep"
 # Sanitizer reports go to files (the analyser silences stdout and stderr
 # while libtracecmd reads) and exit with their own status, never 1.
@@ -257,7 +257,7 @@ done
 # The guest trace of analyser-guest.t (trace-cmd file format 7, zstd
 # compressed), when that test ran before this one: every 16 KiB cut point
 # and 100 corruptions for each build.
-real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
+real=$SIP_TEST_OUT/analyser-guest/trace.dat
 if [ -s "$real" ]; then
 	# A cut may also fall in a part the reader does not need (the
 	# file's last bytes): then the report must be the full trace's.

@@ -46,7 +46,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 kernel=${KERNEL:-base}
 smp=2
-out=${SIP_TEST_OUT:-results/test}/analyser-sysfs
+out=$SIP_TEST_OUT/analyser-sysfs
 plan 13
 need_analyser
 
