@@ -8,7 +8,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-SIP_CACHE ?= $(HOME)/.cache/sched-idle-predict
+# The default is qemu/defaults.sh's, which the scripts source too.
+SIP_CACHE ?= $(shell . ./qemu/defaults.sh && echo "$$SIP_CACHE")
 export SIP_CACHE
 
 # Host tools built from the checkout (mk/trace.mk has their rules). Defined

@@ -5,35 +5,37 @@
 # platform, CPUs, disks and seeds, judged by sip-idle-report.
 # design/bench.md describes the workloads, the method and the outputs.
 
-BENCH_WORKLOADS_FULL  := timer-50us timer-300us timer-1ms timer-3ms timer-20ms \
-			 timer-jitter io-fast io-mid io-slow io-mixed io-multi \
-			 io-think pingpong remote-wakeup futex-pingpong sock-rr \
-			 prodcons mix idle
-BENCH_WORKLOADS_QUICK := timer-1ms timer-jitter io-fast io-slow io-mixed pingpong \
-			 futex-pingpong sock-rr idle
+# The defaults, policies and workloads are the table's
+# (trace-scripts/bench/bench.tsv), which the harness and the guest read too.
+BENCH_TABLE := trace-scripts/bench/bench.tsv
+bench_setting = $(shell awk -F'\t' '$$1 == "setting" && $$2 == "$(1)" { print $$3 }' $(BENCH_TABLE))
+bench_names = $(shell awk -F'\t' '$$1 == "$(1)" && index("," $$3 ",", ",$(2),") { print $$2 }' $(BENCH_TABLE))
+
+BENCH_WORKLOADS_FULL  := $(call bench_names,workload,full)
+BENCH_WORKLOADS_QUICK := $(call bench_names,workload,quick)
 
 ifeq ($(QUICK),1)
-BENCH_REPS         ?= 1
-BENCH_SECONDS      ?= 3
+BENCH_REPS         ?= $(call bench_setting,reps-quick)
 BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_QUICK)
-BENCH_TIME_TARGET  ?= 600
+BENCH_TIME_TARGET  ?= $(call bench_setting,time-target-quick)
 else
-BENCH_REPS         ?= 3
-BENCH_SECONDS      ?= 3
+BENCH_REPS         ?= $(call bench_setting,reps)
 BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_FULL)
-BENCH_TIME_TARGET  ?= 2700
+BENCH_TIME_TARGET  ?= $(call bench_setting,time-target)
 endif
-BENCH_SEED         ?= 1
-BENCH_COST_SECONDS ?= 2
-BENCH_POLICIES     ?= menu teo ladder sched
+BENCH_SECONDS      ?= $(call bench_setting,seconds)
+BENCH_SEED         ?= $(call bench_setting,seed)
+BENCH_COST_SECONDS ?= $(call bench_setting,cost-seconds)
+BENCH_POLICIES     ?= $(shell awk -F'\t' '$$1 == "policy" { print $$2 }' $(BENCH_TABLE))
 # Boots at once in virtual time (design/bench.md); real time runs one.
 BENCH_JOBS         ?= $(shell nproc)
 BENCH_OUT          ?= results
 
 HELP += \
 	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
-	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=3] [BENCH_SECONDS=3]" \
-	"             [BENCH_SEED=1] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='menu teo ladder sched']" \
+	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=$(BENCH_REPS)] [BENCH_SECONDS=$(BENCH_SECONDS)]" \
+	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='$(BENCH_POLICIES)']" \
+	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]"
 
 .PHONY: bench
@@ -44,4 +46,4 @@ bench: $(REPORT)
 		BENCH_SECONDS='$(BENCH_SECONDS)' BENCH_SEED='$(BENCH_SEED)' \
 		BENCH_COST_SECONDS='$(BENCH_COST_SECONDS)' BENCH_WORKLOADS='$(BENCH_WORKLOADS)' \
 		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_JOBS='$(BENCH_JOBS)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
-		./trace-scripts/bench.sh
+		./trace-scripts/bench/bench.sh

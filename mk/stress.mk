@@ -43,7 +43,7 @@ HELP += \
 .PHONY: stress kernel-debug kselftest
 
 kselftest: deps
-	@./tests/stress/kselftest.sh results/kselftest
+	@./tests/host/kselftest.sh results/kselftest
 
 kernel-debug: kernel-tree
 	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)

@@ -62,7 +62,7 @@ run: $(REPORT)
 	@$(MAKE) --no-print-directory boot KERNEL=$(RUN_KERNEL) PLATFORM=$(RUN_PLATFORM) \
 		DISKS='$(RUN_DISKS)' RESULTS=$(RUN_RESULTS) \
 		TIMEOUT=$$(( $(RUN_SECONDS) * 20 + 120 )) \
-		CMD='/sip/trace-scripts/record.sh -t $(RUN_SECONDS) -w mixed'
+		CMD='/sip/trace-scripts/guest/record.sh -t $(RUN_SECONDS) -w mixed'
 	@$(REPORT) $(RUN_RESULTS)/trace.dat | tee $(RUN_RESULTS)/report.txt
 	@$(REPORT) -f json -o $(RUN_RESULTS)/report.json $(RUN_RESULTS)/trace.dat
 	@./trace-scripts/sip-idle-plot.sh $(REPORT) $(RUN_RESULTS)/trace.dat $(RUN_RESULTS)

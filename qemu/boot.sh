@@ -21,7 +21,8 @@ PLATFORM=${PLATFORM:-x86-client}
 CLOCK=${CLOCK:-virtual}
 MEM=${MEM:-1G}
 V=${V:-0}
-cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
+. "$(dirname "$0")/defaults.sh"
+cache=$SIP_CACHE
 RESULTS=${RESULTS:-results/last}
 
 fail() { echo "boot: $1" >&2; exit "${2:-125}"; }

@@ -16,7 +16,8 @@
 # <branch> defaults to "series"; the tree is <cache>/base/src (make kernel
 # creates it).
 set -eu
-cache=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+. "$(dirname "$0")/defaults.sh"
+cache=$SIP_CACHE
 top=$(cd "$(dirname "$0")/.." && pwd)
 git=(git -C "$cache/base/src")
 die() { echo "export-series: $*" >&2; exit 1; }

@@ -3,8 +3,11 @@
 #
 # Build the initramfs of one kernel: busybox-static, the project's static C
 # tools, trace-cmd with the shared libraries it needs (copied from the
-# host), the out-of-tree modules built for that kernel, and a copy of the
-# project's tests/ and trace-scripts/.
+# host), the out-of-tree modules built for that kernel, and the project's
+# guest code under /sip, at the paths it has in the checkout: the
+# directories below (GUEST_DIRS) and the bench's table with its reader,
+# which the guest reads too. Host code, C sources (built above into
+# /usr/bin) and test data stay out.
 #
 # usage: mkinitramfs.sh <kernel-name> <out.cpio>   (SIP_CACHE, run from the
 #        checkout)
@@ -16,9 +19,14 @@
 # another's half-written files or another checkout's tests.
 set -eu
 
+# Where the code that runs in the guest lives; nothing else of the
+# checkout goes into the initramfs.
+GUEST_DIRS="tests/lib tests/guest tests/stress trace-scripts/guest"
+
 [ $# = 2 ] || { echo "usage: mkinitramfs.sh <kernel-name> <out.cpio>" >&2; exit 1; }
 k=$1
-cache=${SIP_CACHE:=$HOME/.cache/sched-idle-predict}; export SIP_CACHE
+. "$(dirname "$0")/defaults.sh"
+cache=$SIP_CACHE
 top=$(pwd)
 obj=$cache/$k/obj
 tools=$cache/tools/guest
@@ -97,8 +105,11 @@ for m in "$stage"/lib/modules/*.ko; do
 	echo "${m##*/}:" >> "$stage/lib/modules/$rel/modules.dep"
 done
 touch "$stage/lib/modules/$rel/modules.dep"
-cp -r tests trace-scripts "$stage/sip/"
-find "$stage/sip" -name '*.o' -delete
+for d in $GUEST_DIRS trace-scripts/bench/bench.tsv trace-scripts/bench/bench-table.sh; do
+	mkdir -p "$stage/sip/$(dirname "$d")"
+	cp -r "$d" "$stage/sip/$d"
+done
+find "$stage/sip" \( -name '*.c' -o -name '*.o' \) -delete
 
 flock -u 9
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out.tmp.$$"

@@ -8,8 +8,9 @@
 # TESTS=<glob> limits which tests run (matched against the file name).
 set -u
 cd "$(dirname "$0")/.."
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
-out=${SIP_TEST_OUT:-results/test}
+export LC_COLLATE=C	# the globs below sort bytewise: a defined order
+. qemu/defaults.sh
+out=$SIP_TEST_OUT
 rm -rf "$out"; mkdir -p "$out"
 pass=0 failn=0 skip=0
 filter=${TESTS:-*}
@@ -62,19 +63,23 @@ for t in tests/host/*.t; do
 	count_tap "host/$name" "$out/host-$name.tap" "$rc"
 done
 
-# 3. Guest tests, grouped by their boot header.
+# 3. Guest tests, grouped by their boot header. The groups boot in the
+# order of their first test's name (the glob sorts), the tests of a group
+# in name order.
 declare -A groups
+order=()
 for t in tests/guest/*.t; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t" .t)
 	case "$name" in $filter) ;; *) continue ;; esac
 	hdr=$(grep -m1 '^# sip-boot:' "$t" | sed 's/^# sip-boot://')
 	key=$(echo "$hdr" | tr ' ' '\n' | grep . | LC_ALL=C sort | tr '\n' ' ')
+	[ -n "${groups[$key]+set}" ] || order+=("$key")
 	groups[$key]+="$name "
 done
 
 kunit_done=
-for key in "${!groups[@]}"; do
+for key in "${order[@]}"; do
 	kernels="base,patched" platform=x86-client smp=2 disks="" append="" to=300
 	for kv in $key; do
 		case "$kv" in

@@ -9,7 +9,7 @@
 # module removed and loaded again. PLATFORM=none: no idle-state exit
 # latency is added to what the reads measure.
 . /sip/tests/guest/platform-lib.sh
-echo "1..17"
+plan 17
 D=/sys/kernel/debug/emu_disk
 KO=/lib/modules/emu_disk.ko
 
@@ -94,7 +94,7 @@ bad() {	# <description> <expected dmesg text> <params...>
 	desc=$1 want=$2; shift 2
 	dmesg -c > /dev/null
 	if insmod $KO "$@" 2> /tmp/insmod.err; then
-		not_ok "$desc: accepted"
+		fail "$desc: accepted"
 		rmmod emu_disk
 		return
 	fi

@@ -20,21 +20,21 @@
 # governor stuck on one state, fails it.
 . /sip/tests/guest/platform-lib.sh
 
-echo "1..7"
+plan 7
 if [ "$(cur_driver)" = emu_idle ] && [ "$(nstates)" = 9 ]; then
-	ok "emu_idle is the cpuidle driver with the 9 x86-client states"
+	pass "emu_idle is the cpuidle driver with the 9 x86-client states"
 else
-	not_ok "emu_idle is the cpuidle driver (driver $(cur_driver), $(nstates) states)"
+	fail "emu_idle is the cpuidle driver (driver $(cur_driver), $(nstates) states)"
 fi
 LOOPS=2000
 for g in menu teo ladder; do
 	echo $g > $C/cpuidle/current_governor 2>/dev/null
 	if [ "$(cat $C/cpuidle/current_governor)" != $g ]; then
-		not_ok "governor $g selected"
-		not_ok "$g: entries spread over several states # no governor"
+		fail "governor $g selected"
+		fail "$g: entries spread over several states # no governor"
 		continue
 	fi
-	ok "governor $g selected"
+	pass "governor $g selected"
 	before=$(usage_of 1)
 	lat=
 	for us in 50 300 3000; do
@@ -62,9 +62,9 @@ $after" | awk 'NR == 1 { for (i = 1; i <= NF; i++) b[i] = $i }
 	# A sleep whose timer expires before cpu1 reaches idle (vCPU delayed
 	# by the host) adds no entry: ladder once saw 1968 for 2000 sleeps.
 	if [ "$ent" -ge $((LOOPS / 3 * 3 * 9 / 10)) ] && [ "$s1" -ge 3 ]; then
-		ok "$g: $ent entries spread over $s1 states with >= 10 ($s5 with >= 5%)"
+		pass "$g: $ent entries spread over $s1 states with >= 10 ($s5 with >= 5%)"
 	else
-		not_ok "$g: $ent entries (>= $((LOOPS / 3 * 3 * 9 / 10))) spread over $s1 states with >= 10 (need 3)"
+		fail "$g: $ent entries (>= $((LOOPS / 3 * 3 * 9 / 10))) spread over $s1 states with >= 10 (need 3)"
 	fi
 done
 echo menu > $C/cpuidle/current_governor

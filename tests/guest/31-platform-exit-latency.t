@@ -26,12 +26,12 @@
 # The bound allows 1 us for it.
 . /sip/tests/guest/platform-lib.sh
 
-echo "1..5"
+plan 5
 if [ "$(cur_driver)" != emu_idle ]; then
-	not_ok "emu_idle is the cpuidle driver (it is $(cur_driver))"
+	fail "emu_idle is the cpuidle driver (it is $(cur_driver))"
 	exit 0
 fi
-ok "emu_idle is the cpuidle driver"
+pass "emu_idle is the cpuidle driver"
 # menu picks the first enabled state when none fits; a kernel without
 # governors has no current_governor to write
 [ -w $C/cpuidle/current_governor ] && echo menu > $C/cpuidle/current_governor

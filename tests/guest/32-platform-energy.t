@@ -25,7 +25,7 @@
 # time slice.
 . /sip/tests/guest/platform-lib.sh
 
-echo "1..9"
+plan 9
 insmod $EMU_KO profile=x86-client
 check "insmod emu_idle profile=x86-client" [ "$(cur_driver)" = emu_idle ]
 
@@ -132,7 +132,7 @@ per_cpu_of() { awk '{ e[$1] += $4 } END { for (c in e) print c, e[c] }' | sort -
 tot() { snap | tot_of; }
 before=$(tot)
 if echo 0 > $EMU_DEBUGFS/reset 2>/dev/null || echo x > $EMU_DEBUGFS/reset 2>/dev/null; then
-	not_ok "reset refuses 0 and x"
+	fail "reset refuses 0 and x"
 else
 	after=$(tot)
 	check "reset refuses 0 and x, counters kept ($before -> $after)" \

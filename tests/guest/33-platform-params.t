@@ -18,20 +18,20 @@ refuse() {
 	diag "  dmesg: $msg"
 	if [ $rc = 0 ]; then
 		rmmod emu_idle
-		not_ok "$what: insmod succeeded"
+		fail "$what: insmod succeeded"
 	elif ! echo "$out" | grep -qi 'invalid'; then
-		not_ok "$what: insmod error is not EINVAL: $out"
+		fail "$what: insmod error is not EINVAL: $out"
 	elif ! echo "$msg" | grep -q -- "$pat"; then
-		not_ok "$what: dmesg does not say \"$pat\""
+		fail "$what: dmesg does not say \"$pat\""
 	elif [ "$(cur_driver)" != none ] || [ -e $EMU_DEBUGFS ] ||
 	     grep -q '^emu_idle ' /proc/modules; then
-		not_ok "$what: something stayed registered"
+		fail "$what: something stayed registered"
 	else
-		ok "$what: EINVAL, \"$pat\", nothing registered"
+		pass "$what: EINVAL, \"$pat\", nothing registered"
 	fi
 }
 
-echo "1..22"
+plan 22
 check "no cpuidle driver before the tests" [ "$(cur_driver)" = none ]
 refuse "unknown profile" 'unknown profile "nehalem"' profile=nehalem
 refuse "empty profile" 'unknown profile ""' profile=

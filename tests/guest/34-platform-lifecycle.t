@@ -24,7 +24,7 @@ both_idle() {
 	[ "$(entries_of 0)" -gt "$a0" ] && [ "$(entries_of 1)" -gt "$a1" ]
 }
 
-echo "1..13"
+plan 13
 insmod $EMU_KO profile=custom states=POLL:0:0:900,H1:5:10:300,H2:50:200:20
 t=$(table)
 diag "custom: $t"

@@ -27,20 +27,19 @@
 # Measured during development on the 2 ms disk: 85.9% (last wait 77.4%,
 # best fixed 87.1%), 93.6% (88.6%, 94.1%). Whether the 90% target is met
 # is printed. Skips on a kernel without the tracepoint.
+. /sip/tests/lib/tap.sh
 T=/sys/kernel/tracing
 EV=$T/events/io_latency/io_latency_wait
 READS=400
 WARMUP=20
 MARGIN=15
-echo "1..6"
+plan 6
 if [ ! -d "$EV" ]; then
-	for i in 1 2 3 4 5 6; do
-		echo "ok $i - io latency prediction # SKIP no io_latency_wait tracepoint on $SIP_KERNEL"
-	done
+	skip_n 6 "io latency prediction" "no io_latency_wait tracepoint on $SIP_KERNEL"
 	exit 0
 fi
 
-# <device> <label> <first-test-number>
+# <device> <label>: three test lines
 check_disk() {
 	echo 0 > $T/tracing_on
 	echo > $T/trace
@@ -56,28 +55,33 @@ check_disk() {
 		sed "1,${WARMUP}d" > /tmp/waits
 	n=$(wc -l < /tmp/waits)
 	# A read that completes before the reader blocks is no wait: 90%.
-	if [ "$n" -ge $(((READS - WARMUP) * 9 / 10)) ]; then
-		echo "ok $3 - $2: $n waits traced after warm-up for $READS reads"
-	else
-		echo "not ok $3 - $2: $n waits traced after warm-up for $READS reads"
-	fi
+	[ "$n" -ge $(((READS - WARMUP) * 9 / 10)) ]
+	ok $? "$2: $n waits traced after warm-up for $READS reads"
 	# Best fixed prediction: most waits within any window < 400 us wide.
 	best=$(cut -d' ' -f2 /tmp/waits | sort -n |
 		awk '{ a[NR] = $1; while (a[NR] - a[i + 1] >= 400000) i++
 		       if (NR - i > m) m = NR - i } END { print m + 0 }')
-	awk -v n=$(($3 + 1)) -v label="$2" -v best="$best" -v margin=$MARGIN '
+	# A diagnostic line, then "status<TAB>description" per test line.
+	awk -v label="$2" -v best="$best" -v margin=$MARGIN '
 		{ m++; d = $1 - $2; if (d < 0) d = -d; h = d < 200000; hit += h; sum += d
 		  if (m > 1) { d = last - $2; if (d < 0) d = -d; l = d < 200000; lhit += l
 			       if (h && !l) b++; if (l && !h) c++ }
 		  last = $2 }
 		END {
-			if (m < 2) { printf "not ok %d - %s: no wait after warm-up\nnot ok %d - %s: no wait after warm-up\n", n, label, n + 1, label; exit }
+			if (m < 2) { printf "1\t%s: no wait after warm-up\n1\t%s: no wait after warm-up\n", label, label; exit }
 			pct = 100 * hit / m; opt = 100 * best / m; lpct = 100 * lhit / (m - 1)
 			printf "# %s: %d of %d predictions within 200 us (%.1f%%, target 90%%: %s), mean |error| %d us\n", label, hit, m, pct, (pct >= 90 ? "met" : "missed"), sum / m / 1000
-			printf "%sok %d - %s: hit rate %.1f%%, predicting the last wait %.1f%%: %d waits hit only by the buckets, %d only by the last wait (worse beyond chance when %d - %d > 3 * sqrt(%d))\n", (c - b <= 0 || (c - b) * (c - b) <= 9 * (b + c) ? "" : "not "), n, label, pct, lpct, b, c, c, b, b + c
-			printf "%sok %d - %s: hit rate %.1f%% within %d points of the best fixed prediction (%.1f%%)\n", (pct >= opt - margin ? "" : "not "), n + 1, label, pct, margin, opt
-		}' /tmp/waits
+			printf "%d\t%s: hit rate %.1f%%, predicting the last wait %.1f%%: %d waits hit only by the buckets, %d only by the last wait (worse beyond chance when %d - %d > 3 * sqrt(%d))\n", !(c - b <= 0 || (c - b) * (c - b) <= 9 * (b + c)), label, pct, lpct, b, c, c, b, b + c
+			printf "%d\t%s: hit rate %.1f%% within %d points of the best fixed prediction (%.1f%%)\n", !(pct >= opt - margin), label, pct, margin, opt
+		}' /tmp/waits > /tmp/verdicts
+	tab=$(printf '\t')
+	while IFS=$tab read -r st desc; do
+		case "$st" in
+		'#'*) echo "$st" ;;
+		*) ok "$st" "$desc" ;;
+		esac
+	done < /tmp/verdicts
 }
 
-check_disk /dev/emud0 "2ms disk" 1
-check_disk /dev/emud1 "100us disk" 4
+check_disk /dev/emud0 "2ms disk"
+check_disk /dev/emud1 "100us disk"

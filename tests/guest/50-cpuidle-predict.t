@@ -33,23 +33,18 @@
 #    are each reported once in the kernel log as ignored, naming what
 #    replaced them.
 # Skips on a kernel without the series (no sched_idle_predict event).
+. /sip/tests/lib/tap.sh
 T=/sys/kernel/tracing
 C=/sys/devices/system/cpu
 EV=$T/events/sched/sched_idle_predict
 N=10
-echo "1..$N"
+plan $N
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 if [ ! -d "$EV" ]; then
-	i=1
-	while [ $i -le $N ]; do
-		echo "ok $i - cpuidle prediction # SKIP no sched_idle_predict event on $SIP_KERNEL"
-		i=$((i + 1))
-	done
+	skip_n $N "cpuidle prediction" "no sched_idle_predict event on $SIP_KERNEL"
 	exit 0
 fi
 
-ok() { echo "ok $1 - $2"; }
-nok() { echo "not ok $1 - $2"; shift 2; for l in "$@"; do echo "# $l"; done; }
 cpus=$(cd $C && ls -d cpu[0-9]* | sed 's/cpu//' | sort -n)
 online() { [ "$1" = 0 ] || [ "$(cat $C/cpu$1/online 2>/dev/null)" = 1 ]; }
 
@@ -63,9 +58,9 @@ echo "# $govs; writing sched: rc $same; writing menu: rc $other ($err); then $af
 if [ "$govs" = "available_governors=sched current_governor=sched current_governor_ro=sched " ] &&
    [ $same = 0 ] && [ $other != 0 ] && echo "$err" | grep -q 'Invalid argument' &&
    [ "$after" = sched ]; then
-	ok 1 "governor files read sched, another governor is refused with EINVAL"
+	pass "governor files read sched, another governor is refused with EINVAL"
 else
-	nok 1 "governor files read sched, another governor is refused with EINVAL"
+	fail "governor files read sched, another governor is refused with EINVAL"
 fi
 
 # 2
@@ -76,8 +71,8 @@ for c in $cpus; do
 		[ -r $C/cpu$c/cpuidle/stats/${f}_estimate ] || missing="$missing cpu$c/$f"
 	done
 done
-if [ -z "$missing" ]; then ok 2 "stats files on every online CPU"
-else nok 2 "stats files on every online CPU" "missing:$missing"; fi
+if [ -z "$missing" ]; then pass "stats files on every online CPU"
+else fail "stats files on every online CPU" "missing:$missing"; fi
 
 # 3: usage sum - stats sum, with usage read first
 sums() {
@@ -95,8 +90,8 @@ for c in $cpus; do
 	echo "# cpu$c: usage sum $1, right+under+over $2"
 	if [ "$1" -eq 0 ] || [ $d -lt -1 ] || [ $d -gt 4 ]; then bad="$bad cpu$c($1/$2)"; fi
 done
-if [ -z "$bad" ]; then ok 3 "right+under+over == sum of usage"
-else nok 3 "right+under+over == sum of usage" "off:$bad"; fi
+if [ -z "$bad" ]; then pass "right+under+over == sum of usage"
+else fail "right+under+over == sum of usage" "off:$bad"; fi
 
 # 4
 S=$C/cpu0/cpuidle/stats
@@ -110,9 +105,9 @@ done
 after=$(cat $S/right_estimate)
 echo "# right_estimate: $before before, $after after the writes"
 if [ $fails = 0 ] && [ "$after" -ge "$before" ]; then
-	ok 4 "writes refused, nothing reset"
+	pass "writes refused, nothing reset"
 else
-	nok 4 "writes refused, nothing reset" "writes accepted: $fails"
+	fail "writes refused, nothing reset" "writes accepted: $fails"
 fi
 
 record() {
@@ -138,8 +133,8 @@ res=$(grep -E 'sched_idle_predict:|cpu_idle:' $T/trace | awk '
 	END { printf "%d %d\n", n, same }')
 set -- $res
 echo "# $1 predictions followed by an entry, $2 in the chosen state"
-if [ "$1" -gt 0 ] && [ "$1" = "$2" ]; then ok 5 "the chosen state is entered"
-else nok 5 "the chosen state is entered"; fi
+if [ "$1" -gt 0 ] && [ "$1" = "$2" ]; then pass "the chosen state is entered"
+else fail "the chosen state is entered"; fi
 
 # 6
 exec 3> /dev/cpu_dma_latency
@@ -157,9 +152,9 @@ res=$(grep -E 'sched_idle_predict:|cpu_idle:' $T/trace | awk -v lat="$lat" '
 set -- $res
 echo "# 20 us: $1 predictions ($2 with another limit), $3 entries ($4 deeper than 20 us)"
 if [ "$1" -gt 0 ] && [ "$2" = 0 ] && [ "$3" -gt 0 ] && [ "$4" = 0 ]; then
-	ok 6 "latency limit 20 us honoured"
+	pass "latency limit 20 us honoured"
 else
-	nok 6 "latency limit 20 us honoured"
+	fail "latency limit 20 us honoured"
 fi
 
 # usage of the states other than POLL (state0), summed over online CPUs
@@ -168,11 +163,11 @@ usage_halting() {
 		awk '{ s += $1 } END { print s }'
 }
 
-# poll_only <n> <text for the QoS device> <what>: with the limit written,
+# poll_only <text for the QoS device> <what>: with the limit written,
 # no state but POLL has its usage move and every prediction has
 # latency_req_ns=0, state=0 and tick_stopped=0
 poll_only() {
-	echo -n "$2" >&3
+	echo -n "$1" >&3
 	sleep 1
 	u0=$(usage_halting)
 	p0=$(cat $C/cpu0/cpuidle/state0/usage)
@@ -183,17 +178,17 @@ poll_only() {
 		awk '{ p++ } !/latency_req_ns=0 .* state=0 tick_stopped=0( source=[a-z]+)?$/ { other++ }
 			END { printf "%d %d\n", p, other }')
 	np=${res% *} nother=${res#* }
-	echo "# $2: halting states' usage $u0 -> $u1, cpu0 POLL usage $p0 -> $p1, $np predictions, $nother not latency_req_ns=0 state=0 tick_stopped=0"
+	echo "# $1: halting states' usage $u0 -> $u1, cpu0 POLL usage $p0 -> $p1, $np predictions, $nother not latency_req_ns=0 state=0 tick_stopped=0"
 	if [ "$u0" = "$u1" ] && [ "$p1" -gt "$p0" ] && [ "$np" -gt 0 ] && [ "$nother" = 0 ]; then
-		ok "$1" "$3: only POLL, the tick kept"
+		pass "$2: only POLL, the tick kept"
 	else
-		nok "$1" "$3: only POLL, the tick kept"
+		fail "$2: only POLL, the tick kept"
 		grep 'sched_idle_predict:' $T/trace | grep -Ev 'latency_req_ns=0 .* state=0 tick_stopped=0( source=[a-z]+)?$' |
 			head -3 | sed 's/^/# /'
 	fi
 }
-poll_only 7 0x0000 "latency limit 0"
-poll_only 8 -2 "negative latency limit counts as 0"
+poll_only 0x0000 "latency limit 0"
+poll_only -2 "negative latency limit counts as 0"
 exec 3>&-
 
 # 9
@@ -206,12 +201,12 @@ if [ -e $C/cpu1/online ]; then
 	set -- $(sums 1)
 	echo "# offline rc $off, online rc $on; cpu1 stats sum $a, then $2 a second later"
 	if [ $off = 0 ] && [ $on = 0 ] && [ "$2" -gt "$a" ]; then
-		ok 9 "CPU offline and online, then idle periods are counted"
+		pass "CPU offline and online, then idle periods are counted"
 	else
-		nok 9 "CPU offline and online, then idle periods are counted"
+		fail "CPU offline and online, then idle periods are counted"
 	fi
 else
-	echo "ok 9 - CPU offline and online # SKIP cpu1 cannot go offline"
+	skip "CPU offline and online" "cpu1 cannot go offline"
 fi
 
 # 10
@@ -219,8 +214,8 @@ gov=$(dmesg | grep -c 'cpuidle: cpuidle.governor=menu is obsolete and ignored: i
 hp=$(dmesg | grep -c 'cpuidle: haltpoll.guest_halt_poll_ns=1000 is obsolete and ignored: use cpuidle_haltpoll.guest_halt_poll_ns=1000')
 echo "# cmdline: $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(cpuidle.governor|haltpoll\.)' | tr '\n' ' '); warnings: governor $gov, haltpoll $hp"
 if [ "$gov" = 1 ] && [ "$hp" = 1 ]; then
-	ok 10 "obsolete cpuidle.governor= and haltpoll.*= are reported once"
+	pass "obsolete cpuidle.governor= and haltpoll.*= are reported once"
 else
-	nok 10 "obsolete cpuidle.governor= and haltpoll.*= are reported once" \
+	fail "obsolete cpuidle.governor= and haltpoll.*= are reported once" \
 		"$(dmesg | grep -iE 'governor|haltpoll' | head -5)"
 fi

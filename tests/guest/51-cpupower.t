@@ -5,25 +5,26 @@
 # from the same kernel tree, runs clean and reports the driver and every
 # state. The only message allowed on stderr is busybox modprobe not finding
 # the msr module, which cpupower asks for on every x86 kernel.
-echo "1..5"
+. /sip/tests/lib/tap.sh
+plan 5
 if ! command -v cpupower >/dev/null; then
-	for i in 1 2 3 4 5; do echo "not ok $i - cpupower is not in the initramfs"; done
+	for i in 1 2 3 4 5; do fail "cpupower is not in the initramfs"; done
 	exit 0
 fi
 cpupower idle-info > /tmp/idle-info.out 2> /tmp/idle-info.err
 rc=$?
-[ $rc = 0 ] && echo "ok 1 - cpupower idle-info exits 0" || echo "not ok 1 - cpupower idle-info exits $rc"
+ok $rc "cpupower idle-info exits 0 (status $rc)"
 others=$(grep -v "modprobe: module msr not found" /tmp/idle-info.err)
-[ -z "$others" ] && echo "ok 2 - nothing unexpected on stderr" ||
-	{ echo "not ok 2 - nothing unexpected on stderr"; echo "$others" | sed 's/^/# /'; }
-grep -q "^CPUidle driver: emu_idle" /tmp/idle-info.out && echo "ok 3 - reports the emu_idle driver" ||
-	echo "not ok 3 - reports the emu_idle driver"
+[ -z "$others" ]
+ok $? "nothing unexpected on stderr" "$others"
+grep -q "^CPUidle driver: emu_idle" /tmp/idle-info.out
+ok $? "reports the emu_idle driver"
 n=$(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* | wc -l)
-grep -q "^Number of idle states: $n" /tmp/idle-info.out && echo "ok 4 - reports all $n states" ||
-	echo "not ok 4 - reports all $n states ($(grep 'Number of idle states' /tmp/idle-info.out))"
+grep -q "^Number of idle states: $n" /tmp/idle-info.out
+ok $? "reports all $n states" "$(grep 'Number of idle states' /tmp/idle-info.out)"
 case "$SIP_KERNEL" in
 patched) want=sched ;;
 *) want=$(cat /sys/devices/system/cpu/cpuidle/current_governor_ro) ;;
 esac
-grep -q "^CPUidle governor: $want" /tmp/idle-info.out && echo "ok 5 - governor line reads '$want'" ||
-	echo "not ok 5 - governor line reads '$want' ($(grep 'CPUidle governor' /tmp/idle-info.out))"
+grep -q "^CPUidle governor: $want" /tmp/idle-info.out
+ok $? "governor line reads '$want'" "$(grep 'CPUidle governor' /tmp/idle-info.out)"

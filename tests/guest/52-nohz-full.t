@@ -14,20 +14,17 @@
 #    the predictor's warm-up: the IO input is used on a nohz_full CPU. With
 #    the rule "tick stopped: trust only the timer" alone, none is.
 # Check 3 skips on a kernel without the sched_idle_predict event.
+. /sip/tests/lib/tap.sh
 T=/sys/kernel/tracing
 C=/sys/devices/system/cpu
 EV=$T/events/sched/sched_idle_predict
 READS=300
-echo "1..3"
+plan 3
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 
 full=$(cat $C/nohz_full 2>/dev/null)
-if [ "$full" = 1 ]; then
-	echo "ok 1 - CPU 1 is nohz_full"
-else
-	echo "not ok 1 - CPU 1 is nohz_full"
-	echo "# $C/nohz_full: '${full:-missing}' (CONFIG_NO_HZ_FULL and nohz_full=1 expected)"
-fi
+[ "$full" = 1 ]
+ok $? "CPU 1 is nohz_full" "$C/nohz_full: '${full:-missing}' (CONFIG_NO_HZ_FULL and nohz_full=1 expected)"
 
 if [ -d "$EV" ]; then
 	echo 0 > $T/tracing_on
@@ -39,14 +36,10 @@ out=$(taskset -c 1 disklat /dev/emud0 $READS 2>&1)
 rc=$?
 [ -d "$EV" ] && { echo 0 > $T/tracing_on; echo 0 > $EV/enable; }
 echo "# disklat on CPU 1: $out"
-if [ $rc = 0 ]; then
-	echo "ok 2 - $READS reads of the 2 ms disk from the nohz_full CPU"
-else
-	echo "not ok 2 - $READS reads of the 2 ms disk from the nohz_full CPU (rc $rc)"
-fi
+ok $rc "$READS reads of the 2 ms disk from the nohz_full CPU (status $rc)"
 
 if [ ! -d "$EV" ]; then
-	echo "ok 3 - IO input used on the nohz_full CPU # SKIP no sched_idle_predict event on $SIP_KERNEL"
+	skip "IO input used on the nohz_full CPU" "no sched_idle_predict event on $SIP_KERNEL"
 	exit 0
 fi
 # CPU 1's predictions after the first 50: tick stopped, IO before the timer.
@@ -57,8 +50,5 @@ grep 'sched_idle_predict: cpu=1 ' $T/trace | sed 1,50d | awk '
 	END { printf "%d %d\n", n, used }' > /tmp/nohz
 read n used < /tmp/nohz
 echo "# CPU 1: $n idle periods with the tick stopped and an IO expected before the timer, $used chosen for the IO"
-if [ "$n" -ge 50 ] && [ $((used * 2)) -ge "$n" ]; then
-	echo "ok 3 - IO input used on the nohz_full CPU"
-else
-	echo "not ok 3 - IO input used on the nohz_full CPU"
-fi
+[ "$n" -ge 50 ] && [ $((used * 2)) -ge "$n" ]
+ok $? "IO input used on the nohz_full CPU"

@@ -13,19 +13,14 @@
 # reset would show. Then the counters are read five times over a second:
 # none goes down, and they move.
 # Skips on a kernel without the series (no stats directory).
+. /sip/tests/lib/tap.sh
 C=/sys/devices/system/cpu
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-nok() { N=$((N + 1)); echo "not ok $N - $*"; }
-diag() { echo "# $*"; }
 
 cases=11
 if [ ! -d $C/cpu0/cpuidle/stats ]; then
-	echo "1..1"
-	echo "ok 1 - stats bad input # SKIP no cpuidle/stats on $SIP_KERNEL"
-	exit 0
+	skip_all "no cpuidle/stats on $SIP_KERNEL"
 fi
-echo "1..$cases"
+plan $cases
 
 last=$(cd $C && ls -d cpu[0-9]* | sed 's/cpu//' | sort -n | tail -1)
 
@@ -55,7 +50,7 @@ grow() {
 refuse() {
 	what=$1 as=$2 cpu=$3 f=$4 str=$5 want=$6
 	if ! grow; then
-		nok "$what: counters never reached 20 ($(counters))"
+		fail "$what: counters never reached 20 ($(counters))"
 		return
 	fi
 	before=$(counters)
@@ -63,15 +58,15 @@ refuse() {
 	after=$(counters)
 	diag "$what: '$str' as $as -> $got; before: $before; after: $after"
 	if [ "$got" != "$want" ]; then
-		nok "$what: got '$got', want '$want'"
+		fail "$what: got '$got', want '$want'"
 		return
 	fi
 	# Every counter must not have gone down (no reset).
 	if echo "$before $after" | awk '{ n = NF / 2; for (i = 1; i <= n; i++)
 			if ($(i + n) < $i) exit 1 }'; then
-		ok "$what: $want, nothing reset"
+		pass "$what: $want, nothing reset"
 	else
-		nok "$what: $want but counters went down (reset)"
+		fail "$what: $want but counters went down (reset)"
 	fi
 }
 
@@ -96,9 +91,9 @@ diag "echo 0 > as root: rc $rc: $out"
 if [ $rc != 0 ] && echo "$out" | grep -qi 'right_estimate: permission denied' &&
    echo "$before $after" | awk '{ n = NF / 2; for (i = 1; i <= n; i++)
 		if ($(i + n) < $i) exit 1 }'; then
-	ok "echo 0 > as root: permission denied, nothing reset"
+	pass "echo 0 > as root: permission denied, nothing reset"
 else
-	nok "echo 0 > as root: rc $rc, '$out'"
+	fail "echo 0 > as root: rc $rc, '$out'"
 fi
 
 # Monotonic: five reads 0.2 s apart never go down, and the sum moves.
@@ -113,8 +108,8 @@ done
 moved=$(echo "$first $prev" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) d += $(i + n) - $i; print d }')
 diag "monotonic: $first -> $prev, $down decreases, sum moved by $moved"
 if [ $down = 0 ] && [ "$moved" -gt 0 ]; then
-	ok "counters only grow, and grow"
+	pass "counters only grow, and grow"
 else
-	nok "counters only grow, and grow"
+	fail "counters only grow, and grow"
 fi
-[ $N = $cases ] || echo "# ran $N of $cases"
+[ "$tap_n" = $cases ] || diag "ran $tap_n of $cases"

@@ -15,12 +15,9 @@
 #    enabled, must use 0"), which is only reported;
 #  5 a bad value for disable is refused with EINVAL and changes nothing;
 #  6 after re-enabling every state, both CPUs enter states again within 1 s.
+. /sip/tests/lib/tap.sh
 C=/sys/devices/system/cpu
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-nok() { N=$((N + 1)); echo "not ok $N - $*"; }
-diag() { echo "# $*"; }
-echo "1..6"
+plan 6
 
 cpus=$(cd $C && ls -d cpu[0-9]* | sed 's/cpu//' | sort -n)
 usage_all() { cat $C/cpu*/cpuidle/state*/usage | tr '\n' ' '; }
@@ -39,8 +36,8 @@ set_all() {
 }
 
 # 1
-if set_all 1; then ok "every state of every CPU disabled"
-else nok "every state of every CPU disabled: $bad"; fi
+if set_all 1; then pass "every state of every CPU disabled"
+else fail "every state of every CPU disabled: $bad"; fi
 # A CPU may still be in the state it entered before the writes: its usage
 # and statistics count when it leaves, which in virtual time (an idle CPU
 # with no timer sleeps on) can be much later. Running a task on every CPU
@@ -60,9 +57,9 @@ dl=$(disklat /dev/emud0 50 2>&1)
 diag "30 x 100 ms sleeps took $((t1 - t0)) ms; $forks forks; $dl"
 if [ $((t1 - t0)) -ge 3000 ] && [ $((t1 - t0)) -le 9000 ] && [ $forks = 20 ] &&
    echo "$dl" | grep -q 'reads=50 '; then
-	ok "healthy with no state: sleeps, forks, reads"
+	pass "healthy with no state: sleeps, forks, reads"
 else
-	nok "healthy with no state: sleeps, forks, reads"
+	fail "healthy with no state: sleeps, forks, reads"
 fi
 
 # 3
@@ -75,8 +72,8 @@ for c in $cpus; do
 	diag "cpu$c idle ${d}0 ms of $((t1 - t0)) ms"
 	[ $((d * 10 * 4)) -ge $((t1 - t0)) ] || bad="$bad cpu$c"
 done
-if [ -z "$bad" ]; then ok "every CPU still idles"
-else nok "every CPU still idles:$bad"; fi
+if [ -z "$bad" ]; then pass "every CPU still idles"
+else fail "every CPU still idles:$bad"; fi
 
 # 4
 u1=$(usage_all) s1=$(stats_all)
@@ -84,12 +81,12 @@ diag "usage before: $u0"
 diag "usage after:  $u1"
 if [ -d $C/cpu0/cpuidle/stats ]; then
 	if [ "$u0" = "$u1" ] && [ "$s0" = "$s1" ]; then
-		ok "no state entered, statistics unchanged"
+		pass "no state entered, statistics unchanged"
 	else
-		nok "no state entered, statistics unchanged (stats $s0 -> $s1)"
+		fail "no state entered, statistics unchanged (stats $s0 -> $s1)"
 	fi
 else
-	ok "no state entered # SKIP $SIP_KERNEL has a governor (state 0 used: $([ "$u0" = "$u1" ] && echo no || echo yes))"
+	skip "no state entered" "$SIP_KERNEL has a governor (state 0 used: $([ "$u0" = "$u1" ] && echo no || echo yes))"
 fi
 
 # 5
@@ -99,9 +96,9 @@ rc=$?
 after=$(cat $C/cpu0/cpuidle/state1/disable)
 diag "disable <- abc: rc $rc: $out; $before -> $after"
 if [ $rc != 0 ] && echo "$out" | grep -qi 'invalid' && [ "$before" = "$after" ]; then
-	ok "disable <- garbage: EINVAL, unchanged"
+	pass "disable <- garbage: EINVAL, unchanged"
 else
-	nok "disable <- garbage: EINVAL, unchanged"
+	fail "disable <- garbage: EINVAL, unchanged"
 fi
 
 # 6
@@ -111,7 +108,7 @@ sleep 1
 e1=$(for c in $cpus; do cat $C/cpu$c/cpuidle/state*/usage | awk '{ t += $1 } END { print t }'; done)
 diag "entries per CPU: $(echo $e0) -> $(echo $e1)"
 if echo $e0 $e1 | awk '{ n = NF / 2; for (i = 1; i <= n; i++) if ($(i + n) <= $i) exit 1 }'; then
-	ok "re-enabled: every CPU enters states again"
+	pass "re-enabled: every CPU enters states again"
 else
-	nok "re-enabled: every CPU enters states again"
+	fail "re-enabled: every CPU enters states again"
 fi

@@ -1,20 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shell helpers of the emulated idle platform's guest tests (sourced).
+# Shell helpers of the emulated idle platform's guest tests (sourced),
+# with TAP (tests/lib/tap.sh).
+. /sip/tests/lib/tap.sh
 
 C=/sys/devices/system/cpu
 EMU_DEBUGFS=/sys/kernel/debug/emu_idle
 EMU_KO=/lib/modules/emu_idle.ko
-
-tap_n=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
-not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
-# check <description> <command...>: one TAP line from a command's status
-check() {
-	d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-diag() { echo "# $*"; }
 
 # Number of idle states of cpu0.
 nstates() { ls -d $C/cpu0/cpuidle/state* 2>/dev/null | wc -l; }
@@ -47,9 +39,3 @@ field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 # current cpuidle driver
 cur_driver() { cat $C/cpuidle/current_driver; }
-
-# check_sh <description> <shell condition>: like check, for a compound
-# condition (evaluated with eval)
-check_sh() {
-	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
-}

@@ -2,50 +2,46 @@
 # Host checks of the test bed itself: exit status, crashes, timeouts,
 # a broken patch stopping the build with its name.
 cd "$(dirname "$0")/../.."
-echo "1..12"
-t=0
-check() {	# <description> <expected> <actual>
-	t=$((t + 1))
-	if [ "$2" = "$3" ]; then echo "ok $t - $1"; else echo "not ok $t - $1 (expected $2, got $3)"; fi
-}
+plan 12
+. tests/lib/tap.sh
 export KERNEL=base PLATFORM=none
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
-out=$(CMD='uname -r' RESULTS=results/test/tb1 ./qemu/boot.sh 2>&1); rc=$?
-check "boot runs uname -r and exits 0" 0 "$rc"
-echo "$out" | grep -qx '6\.1\.[0-9]*.*' ; check "uname -r printed 6.1.*" 0 $?
-CMD='exit 3' RESULTS=results/test/tb2 ./qemu/boot.sh >/dev/null 2>&1
-check "CMD='exit 3' exits 3" 3 $?
+. qemu/defaults.sh
+out=$(CMD='uname -r' RESULTS=$SIP_TEST_OUT/tb1 ./qemu/boot.sh 2>&1); rc=$?
+is "boot runs uname -r and exits 0" 0 "$rc"
+echo "$out" | grep -qx '6\.1\.[0-9]*.*' ; is "uname -r printed 6.1.*" 0 $?
+CMD='exit 3' RESULTS=$SIP_TEST_OUT/tb2 ./qemu/boot.sh >/dev/null 2>&1
+is "CMD='exit 3' exits 3" 3 $?
 s=$(date +%s)
-CMD='echo c > /proc/sysrq-trigger' TIMEOUT=120 RESULTS=results/test/tb3 ./qemu/boot.sh >/dev/null 2>&1; rc=$?
+CMD='echo c > /proc/sysrq-trigger' TIMEOUT=120 RESULTS=$SIP_TEST_OUT/tb3 ./qemu/boot.sh >/dev/null 2>&1; rc=$?
 e=$(( $(date +%s) - s ))
-[ "$rc" != 0 ] && [ $e -lt 60 ]; check "a panicking guest fails fast (status $rc after ${e}s)" 0 $?
+[ "$rc" != 0 ] && [ $e -lt 60 ]; is "a panicking guest fails fast (status $rc after ${e}s)" 0 $?
 s=$(date +%s)
 # A guest that sleeps is no hang in virtual time: its idle time is skipped,
 # so "sleep 1000" ends in seconds. One that spins is.
-CMD='while :; do :; done' TIMEOUT=20 RESULTS=results/test/tb4 ./qemu/boot.sh >/dev/null 2>&1; rc=$?
+CMD='while :; do :; done' TIMEOUT=20 RESULTS=$SIP_TEST_OUT/tb4 ./qemu/boot.sh >/dev/null 2>&1; rc=$?
 e=$(( $(date +%s) - s ))
-[ "$rc" = 124 ] && [ $e -ge 20 ] && [ $e -lt 40 ]; check "a hung guest stops at TIMEOUT (status $rc after ${e}s)" 0 $?
+[ "$rc" = 124 ] && [ $e -ge 20 ] && [ $e -lt 40 ]; is "a hung guest stops at TIMEOUT (status $rc after ${e}s)" 0 $?
 # The int3 of text patching under multi-threaded TCG (qemu/boot.sh) boots
 # once more with CLOCK=real: here the guest prints the kernel's line
 # itself, so both boots show it and the second one's status counts. In
 # virtual time (one vCPU thread) the fault cannot happen and a boot that
 # shows it is not retried.
 int3='echo "[    1.000000] int3: 0000 [#1] PREEMPT SMP"; exit 4'
-err=$(CLOCK=real CMD=$int3 RESULTS=results/test/tb5 ./qemu/boot.sh 2>&1 >/dev/null); rc=$?
-check "CLOCK=real: an int3 trap in text patching boots again, then the status counts" 4 "$rc"
-echo "$err" | grep -q 'int3 trap in text patching .*booting again' && [ -s results/test/tb5/console-int3.log ]
-check "CLOCK=real: the retry is said on stderr and the first console kept" 0 $?
-err=$(CMD=$int3 RESULTS=results/test/tb6 ./qemu/boot.sh 2>&1 >/dev/null); rc=$?
-! echo "$err" | grep -q 'booting again' && [ ! -e results/test/tb6/console-int3.log ]
-check "CLOCK=virtual: no retry (status $rc)" 0 $?
+err=$(CLOCK=real CMD=$int3 RESULTS=$SIP_TEST_OUT/tb5 ./qemu/boot.sh 2>&1 >/dev/null); rc=$?
+is "CLOCK=real: an int3 trap in text patching boots again, then the status counts" 4 "$rc"
+echo "$err" | grep -q 'int3 trap in text patching .*booting again' && [ -s $SIP_TEST_OUT/tb5/console-int3.log ]
+is "CLOCK=real: the retry is said on stderr and the first console kept" 0 $?
+err=$(CMD=$int3 RESULTS=$SIP_TEST_OUT/tb6 ./qemu/boot.sh 2>&1 >/dev/null); rc=$?
+! echo "$err" | grep -q 'booting again' && [ ! -e $SIP_TEST_OUT/tb6/console-int3.log ]
+is "CLOCK=virtual: no retry (status $rc)" 0 $?
 
 # Virtual time: every CPU online although the kernel boots one, the guest
 # clock the instruction count (1 GHz TSC), and a bad CLOCK refused.
-out=$(SMP=2 CMD='nproc; dmesg | grep -o "tsc: Detected [0-9]*"' RESULTS=results/test/tb7 ./qemu/boot.sh 2>/dev/null)
-check "CLOCK=virtual SMP=2: nproc prints 2" 2 "$(echo "$out" | grep -x '[0-9]*' | tail -1)"
-check "CLOCK=virtual: the TSC runs at 1 GHz (1 ns per instruction)" "tsc: Detected 1000" "$(echo "$out" | grep -o "tsc: Detected [0-9]*")"
+out=$(SMP=2 CMD='nproc; dmesg | grep -o "tsc: Detected [0-9]*"' RESULTS=$SIP_TEST_OUT/tb7 ./qemu/boot.sh 2>/dev/null)
+is "CLOCK=virtual SMP=2: nproc prints 2" 2 "$(echo "$out" | grep -x '[0-9]*' | tail -1)"
+is "CLOCK=virtual: the TSC runs at 1 GHz (1 ns per instruction)" "tsc: Detected 1000" "$(echo "$out" | grep -o "tsc: Detected [0-9]*")"
 err=$(CLOCK=sundial CMD=true ./qemu/boot.sh 2>&1); rc=$?
-check "CLOCK=sundial is refused naming it (status $rc)" "boot: CLOCK=sundial: must be virtual or real" "$err"
+is "CLOCK=sundial is refused naming it (status $rc)" "boot: CLOCK=sundial: must be virtual or real" "$err"
 
 # A patch that does not apply stops the tree preparation with its name.
 tmp=$(mktemp -d)
@@ -73,6 +69,6 @@ PATCH
 echo "0001-broken.patch" > "$tmp/series"
 msg=$(./qemu/kernel-tree.sh "$SIP_CACHE" "$tmp" tbtest 2>&1); rc=$?
 [ "$rc" != 0 ] && echo "$msg" | grep -q 'patch does not apply: .*0001-broken.patch'
-check "a broken patch stops the build naming it" 0 $?
+is "a broken patch stops the build naming it" 0 $?
 # The tbtest worktree is kept: the next run reuses its checkout.
 rm -rf "$tmp"

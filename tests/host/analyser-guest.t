@@ -3,7 +3,7 @@
 #
 # sip-idle-report on a real trace: boot the base kernel with the emulated
 # x86-client platform and two disks, record the mixed workload with
-# trace-scripts/record.sh, and hold the analyser's figures for the window
+# trace-scripts/guest/record.sh, and hold the analyser's figures for the window
 # between the trace markers against the emulated platform's own counters
 # (debugfs emu_idle/energy, read just outside the markers):
 #
@@ -24,19 +24,16 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 kernel=${KERNEL:-base}
 smp=2
-out=${SIP_TEST_OUT:-results/test}/analyser-guest
-echo "1..9"
+out=$SIP_TEST_OUT/analyser-guest
+plan 9
 need_analyser
 
 record_mixed "$out" "" KERNEL=$kernel SMP=$smp PLATFORM=x86-client DISKS='100us 2ms'
-rc=$?
-ok $rc "boot $kernel and record 3 s of the mixed workload (status $rc)"
 [ -s $out/trace.dat ] && [ -s $out/platform.txt ] && [ -s $out/emu_idle-energy-before.txt ] &&
 	[ -s $out/emu_idle-energy-after.txt ]
 ok $? "trace.dat, platform.txt and the platform's counters came back"
 
-$R --window -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
-ok $? "sip-idle-report --window reads the guest trace $(head -1 $out/report.err)"
+read_window "$out"
 csv() { awk -F, -v s="$1" -v c="$2" -v k="$3" -v m="$4" \
 	'$1 == s && $2 == c && ($3 == k || $4 == k) && $5 == m { print $6 }' $out/window.csv; }
 lost=$(csv run all "" lost_events)

@@ -15,20 +15,16 @@
 # and none of these colours without the plugin; on a trace with every
 # source (3 timer, 2 io, 4 task, 1 history) each colour as many times as
 # its source; on a real guest trace, green marks all along both CPUs.
-# Screenshots are kept in results/test/analyser-kshark/.
+# Screenshots are kept in $SIP_TEST_OUT/analyser-kshark/ (results/test).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
-out=${SIP_TEST_OUT:-results/test}/analyser-kshark
+out=$SIP_TEST_OUT/analyser-kshark
 for c in kernelshark xvfb-run import convert; do
-	if ! command -v $c >/dev/null; then
-		echo "1..0 # SKIP $c not installed"
-		exit 0
-	fi
+	command -v $c >/dev/null || skip_all "$c not installed"
 done
 # libkshark.h includes json-c's header (Debian: libjson-c-dev)
 if [ ! -f /usr/include/json-c/json.h ] || [ ! -f /usr/include/kernelshark/libkshark.h ]; then
-	echo "1..0 # SKIP libkshark-dev or libjson-c-dev not installed"
-	exit 0
+	skip_all "libkshark-dev or libjson-c-dev not installed"
 fi
 need_analyser analyser kshark-plugin
 P=$TOOLS/kshark/plugin-sip_idle.so
@@ -85,7 +81,7 @@ ok "$([ "$n" = 1 ]; echo $?)" "with the plugin: 1 late wake-up line (blue, p4: p
 		i=$((i + 1))
 	done
 } > "$out/sources.txt"
-python3 trace-scripts/synth-trace.py "$out/sources.txt" "$out/sources.dat"
+python3 tests/data/synth-trace.py "$out/sources.txt" "$out/sources.dat"
 WAIT=12 $shot "$out/sources-plugin.png" "$out/sources.dat" "$P" 2>"$out/err4"
 ok $? "KernelShark shows a trace with every source, with the plugin $(head -1 "$out/err4")"
 n=$(by_source "$out/sources-plugin.png")
@@ -95,12 +91,12 @@ ok "$([ "$n" = 10 ]; echo $?)" "every source: 10 actual idle ends (green), got $
 
 # A real trace: the guest trace of analyser-guest.t when it ran, else a
 # 2 s recording of our own.
-real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
+real=$SIP_TEST_OUT/analyser-guest/trace.dat
 if [ ! -s "$real" ]; then
 	real=$out/guest/trace.dat
 	make --no-print-directory boot KERNEL=${KERNEL:-base} PLATFORM=x86-client \
 		DISKS='100us 2ms' TIMEOUT=240 RESULTS=$out/guest \
-		CMD='/sip/trace-scripts/record.sh -t 2 -w mixed' >"$out/boot.log" 2>&1
+		CMD='/sip/trace-scripts/guest/record.sh -t 2 -w mixed' >"$out/boot.log" 2>&1
 fi
 [ -s "$real" ]; ok $? "a real guest trace: $real"
 $shot "$out/guest-plugin.png" "$real" "$P" 2>"$out/err3"
@@ -114,4 +110,4 @@ if [ "$pred" = 1 ]; then
 else
 	ok "$([ "$n" = 0 ]; echo $?)" "guest trace has no prediction event: no predicted ends marked (got $n)"
 fi
-echo "1..$t"
+plan $tap_n

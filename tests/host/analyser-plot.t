@@ -7,12 +7,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
-if ! command -v gnuplot >/dev/null; then
-	echo "1..0 # SKIP gnuplot not installed"
-	exit 0
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+command -v gnuplot >/dev/null || skip_all "gnuplot not installed"
+scratch
 # png_ok <file> <width> <height>: a PNG of that size with > 3 colours
 png_ok() {
 	local sig w h
@@ -47,4 +43,4 @@ ok "$([ "$(awk -F'\t' '$1 == "C3" { print $3, $4 }' "$tmp/base/residency.dat")" 
 : > "$tmp/bad.dat"
 ./trace-scripts/sip-idle-plot.sh "$R" "$tmp/bad.dat" "$tmp/bad" >/dev/null 2>&1
 ok "$([ $? != 0 ]; echo $?)" "an empty trace fails the plot script"
-echo "1..$t"
+plan $tap_n

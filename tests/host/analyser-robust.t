@@ -10,9 +10,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser analyser-tests
 S=$TOOLS/sip-idle-report-san
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-keep=${SIP_TEST_OUT:-results/test}/analyser-robust
+scratch
+keep=$SIP_TEST_OUT/analyser-robust
 mkdir -p "$keep"
 # Sanitizer reports go to files (the analyser silences stdout and stderr
 # while libtracecmd reads) and exit with their own status, never 1.
@@ -46,7 +45,7 @@ fails_cleanly() {
 
 synth() {	# <name> <script text>
 	printf '%s\n' "$2" > "$tmp/$1.txt"
-	python3 trace-scripts/synth-trace.py "$tmp/$1.txt" "$tmp/$1.dat"
+	python3 tests/data/synth-trace.py "$tmp/$1.txt" "$tmp/$1.dat"
 }
 
 : > "$tmp/empty.dat"
@@ -258,7 +257,7 @@ done
 # The guest trace of analyser-guest.t (trace-cmd file format 7, zstd
 # compressed), when that test ran before this one: every 16 KiB cut point
 # and 100 corruptions for each build.
-real=${SIP_TEST_OUT:-results/test}/analyser-guest/trace.dat
+real=$SIP_TEST_OUT/analyser-guest/trace.dat
 if [ -s "$real" ]; then
 	# A cut may also fall in a part the reader does not need (the
 	# file's last bytes): then the report must be the full trace's.
@@ -301,4 +300,4 @@ if command -v valgrind >/dev/null; then
 else
 	for i in 1 2 3 4 5 6 7 8; do ok 0 "valgrind # SKIP valgrind not installed"; done
 fi
-echo "1..$t"
+plan $tap_n

@@ -10,13 +10,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
-# is <description> <expected> <actual>
-is() {
-	if [ "$2" = "$3" ]; then ok 0 "$1"; else ok 1 "$1 (expected '$2', got '$3')"; fi
-}
 # csv <file> <section> <name> <metric>: one value of the CSV (cpu "all")
 csv() {
 	awk -F, -v s="$2" -v k="$3" -v m="$4" \
@@ -33,7 +28,7 @@ synth() {	# <name> <script lines...>
 	local n=$1
 	shift
 	printf '%s\n' "$@" > "$tmp/$n.txt"
-	python3 trace-scripts/synth-trace.py "$tmp/$n.txt" "$tmp/$n.dat"
+	python3 tests/data/synth-trace.py "$tmp/$n.txt" "$tmp/$n.dat"
 }
 
 # --- sources.dat: every source, with known errors -------------------------
@@ -162,4 +157,4 @@ is "current layout: source history as traced; unknown source 7 derived as io" "1
 	"$(row "$tmp/new.csv" source history periods derived) $(row "$tmp/new.csv" source io periods derived)"
 is "without a platform: no judgement per source" "0 -" \
 	"$(csv "$tmp/new.csv" source history judged) $($R -P "$tmp/new.dat" | awk '$1 == "history" && NF == 8 { print $6 }')"
-echo "1..$t"
+plan $tap_n

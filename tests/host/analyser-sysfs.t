@@ -3,7 +3,7 @@
 #
 # sip-idle-report against the kernel's own cpuidle counters: boot the base
 # kernel with the menu governor on the emulated x86-client platform, record
-# 3 s of the mixed workload with trace-scripts/record.sh, and hold the
+# 3 s of the mixed workload with trace-scripts/guest/record.sh, and hold the
 # analyser's figures for the window between the trace markers against the
 # deltas of /sys/devices/system/cpu/cpuN/cpuidle/stateK/{usage,above,below},
 # which record.sh reads just outside the markers (cpuidle-{before,after}.txt).
@@ -46,22 +46,19 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 kernel=${KERNEL:-base}
 smp=2
-out=${SIP_TEST_OUT:-results/test}/analyser-sysfs
-echo "1..13"
+out=$SIP_TEST_OUT/analyser-sysfs
+plan 13
 need_analyser
 
 g=/sys/devices/system/cpu/cpuidle
 record_mixed "$out" "cat $g/current_governor_ro > /results/governor.txt" \
 	KERNEL=$kernel SMP=$smp PLATFORM=x86-client APPEND=cpuidle.governor=menu
-rc=$?
-ok $rc "boot $kernel with cpuidle.governor=menu and record 3 s of the mixed workload (status $rc)"
 gov=$(cat $out/governor.txt 2>/dev/null)
 [ -s $out/trace.dat ] && [ -s $out/platform.txt ] && [ -s $out/cpuidle-before.txt ] &&
 	[ -s $out/cpuidle-after.txt ] && [ "$gov" = menu ]
 ok $? "trace.dat, platform.txt and the sysfs counters came back; governor '$gov' (menu)"
 
-$R --window --periods $out/periods.tsv -f csv -o $out/window.csv $out/trace.dat 2>$out/report.err
-ok $? "sip-idle-report --window reads the guest trace $(head -1 $out/report.err)"
+read_window "$out" --periods "$out/periods.tsv"
 lost=$(awk -F, '$1 == "run" && $5 == "lost_events" { print $6 }' $out/window.csv)
 periods=$(awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6 }' $out/window.csv)
 ok "$([ "$lost" = 0 ] && [ "${periods:-0}" -ge 500 ]; echo $?)" \

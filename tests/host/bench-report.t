@@ -5,20 +5,20 @@
 # reproduces the worked example of kernel/sched/io_latency.c and checks
 # itself against traced predictions; medians and min-max of the analyser's
 # figures of a known-answer trace land in bench.json with the schema of
-# the contract; sipwl's wake-up lateness (with mix's timer task) gets its
-# medians and its table; a boot with a missing file fails with one line.
+# the contract; sipwl's raw wake-up lateness samples (with mix's timer
+# task) and the cost pass's raw call durations get their percentiles,
+# medians and tables; a boot with a missing file fails with one line.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 need_analyser
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..9"
+scratch
+plan 11
 
 # 1-2: the replay against the worked example (20, 200 x 5, 20, 20 us):
 # predictions before each wait 0, 20, 20, 20, 20, 200, 200, 200 us.
 out=$(python3 - <<'PY'
 import importlib.util
-s = importlib.util.spec_from_file_location("br", "trace-scripts/bench-report.py")
+s = importlib.util.spec_from_file_location("br", "trace-scripts/bench/bench-report.py")
 br = importlib.util.module_from_spec(s); s.loader.exec_module(br)
 p = br.Pred(200000)
 got = []
@@ -38,26 +38,38 @@ ok $? "replay predicts the worked example of io_latency.c ($(echo "$out" | sed -
 [ "$(echo "$out" | sed -n 2p)" = "1 7 8" ]
 ok $? "replay counts 1 hit of 7 predicted waits, 8 of 8 agree ($(echo "$out" | sed -n 2p))"
 
-# 3-8: two repetitions of four policies on the known-answer trace base.dat
+# late <stem> <p50 ns> <p99 ns>: 100 lateness samples whose nearest-rank
+# p50 and p99 are these (50 at p50, 49 at p99, one ten times p99), in an
+# order that is not sorted
+late() {
+	local i
+	echo "$1 $(($3 * 10))"
+	for i in $(seq 49); do echo "$1 $3"; done
+	for i in $(seq 50); do echo "$1 $2"; done
+}
+
+# 3-10: two repetitions of the table's policies on the known-answer trace base.dat
 # (3 correct, 2 too deep, 1 too shallow of 6 judged: design/analysis.md),
 # as io-fast and as mix (lateness p50 10 and 20 us, p99 100 and 200 us;
 # the timer task's 2 and 4, 3 and 6 us)
+. trace-scripts/bench/bench-table.sh
+pols=$(bench_names policy)
 raw=$tmp/raw
 for rep in 1 2; do
-	for pol in menu teo ladder sched; do
+	for pol in $pols; do
 		b=$raw/r$rep-$pol
 		mkdir -p $b/io-fast
 		printf 'kernel %s\npolicy %s\nseed %s\n' \
-			"$([ $pol = sched ] && echo patched || echo base)" $pol $rep > $b/bench-boot.txt
+			"$(bench_field policy $pol 3)" $pol $rep > $b/bench-boot.txt
 		"$R" -p $D/platform.txt -f json -o $b/io-fast/report.json $D/base.dat
 		echo "sipwl io ops=1 seconds=0.005520 throughput=$((rep * 200 - 100)).0 unit=IOPS" \
 			> $b/io-fast/workload.txt
 		mkdir -p $b/mix
 		cp $b/io-fast/report.json $b/mix/
 		echo "sipwl mix ops=1 seconds=0.005520 throughput=181.2 unit=ops/s" \
-			"late_p50_us=$((rep * 10)).0 late_p99_us=$((rep * 100)).0" \
-			"timer_late_p50_us=$((rep * 2)).0 timer_late_p99_us=$((rep * 3)).0" \
 			> $b/mix/workload.txt
+		{ late late $((rep * 10000)) $((rep * 100000))
+		  late timer_late $((rep * 2000)) $((rep * 3000)); } > $b/mix/late.txt
 		if [ $pol = sched ]; then
 			for us in 20 200 200 200 200 200 20 20; do
 				echo " sipwl-42 [000] d..1. 1.0: io_latency_wait: cpu=0 predicted_ns=0 actual_ns=$((us * 1000))"
@@ -65,15 +77,25 @@ for rep in 1 2; do
 		fi
 	done
 done
-python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out --platform x86-client \
+# the cost pass of sched: 200 calls of tick_nohz_get_sleep_length, 100 of
+# 1000 ns and 100 of 3000 ns (mean 2000, p50 1000, p99 3000), 100 of
+# io_latency_next_event of 500 ns: 2250 ns per idle entry
+mkdir -p $raw/cost-sched
+for i in $(seq 100); do
+	echo "tick_nohz_get_sleep_length 3000"
+	echo "io_latency_next_event 500"
+	echo "tick_nohz_get_sleep_length 1000"
+done > $raw/cost-sched/cost.txt
+python3 trace-scripts/bench/bench-report.py --raw $raw --out $tmp/out --platform x86-client \
 	--smp 2 > $tmp/md.out 2> $tmp/err
 ok $? "bench-report.py writes the report ($(head -c 200 $tmp/err))"
-python3 - "$tmp/out/bench.json" > $tmp/check 2>&1 <<'PY'
+python3 - "$tmp/out/bench.json" "$pols" > $tmp/check 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["profile"] == "x86-client" and d["smp"] == 2 and d["kernel"] == "patched", d
 assert set(d["workloads"]) == {"io-fast", "mix"}
-for p in ("menu", "teo", "ladder", "sched"):
+assert set(d["workloads"]["io-fast"]) == set(sys.argv[2].split()), d["workloads"]["io-fast"].keys()
+for p in sys.argv[2].split():
     e = d["workloads"]["io-fast"][p]
     for k in ("correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
               "wake_p99_us", "throughput", "entries"):
@@ -103,30 +125,52 @@ ok $? "bench.md has the sched row of io-fast"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-for p in ("menu", "teo", "ladder", "sched"):
+for p in sys.argv[2].split():
     m, f = d["workloads"]["mix"][p], d["workloads"]["io-fast"][p]
     assert (m["late_p50_us"], m["late_p99_us"]) == (15.0, 150.0), m
     assert (m["timer_late_p50_us"], m["timer_late_p99_us"]) == (3.0, 4.5), m
     assert d["ranges"]["mix"][p]["late_p99_us"] == [100.0, 200.0], d["ranges"]["mix"]
     assert f["late_p50_us"] is None and f["timer_late_p99_us"] is None, f
-print("ok")' $tmp/out/bench.json > $tmp/check 2>&1
+print("ok")' $tmp/out/bench.json "$pols" > $tmp/check 2>&1
 sed -n '/^## Wake-up lateness/,/^## Cost/p' $tmp/out/bench.md > $tmp/late.md
+# row <label> <cell>: a table row with the cell under every policy
+row() { echo "| $1 |$(for p in $pols; do printf ' %s |' "$2"; done)"; }
 [ "$(cat $tmp/check)" = ok ] &&
-	grep -qx '| mix | 15.0 / 150.0 | 15.0 / 150.0 | 15.0 / 150.0 | 15.0 / 150.0 |' $tmp/late.md &&
-	grep -qx '| mix (timer task) | 3.0 / 4.5 | 3.0 / 4.5 | 3.0 / 4.5 | 3.0 / 4.5 |' $tmp/late.md &&
+	grep -qxF "$(row mix '15.0 / 150.0')" $tmp/late.md &&
+	grep -qxF "$(row 'mix (timer task)' '3.0 / 4.5')" $tmp/late.md &&
 	! grep -q '^| io-fast |' $tmp/late.md
-ok $? "sipwl lateness: medians in bench.json and bench.md, none for io-fast $(tail -1 $tmp/check)"
+ok $? "sipwl lateness: percentiles of the samples, medians in bench.json and bench.md, none for io-fast $(tail -1 $tmp/check)"
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["decision_cost"]["sched"]
+f = c["functions"]["tick_nohz_get_sleep_length"]
+assert (f["calls"], f["mean_ns"], f["p50_ns"], f["p99_ns"]) == (200, 2000, 1000, 3000), f
+assert c["per_entry_ns"] == 2250, c
+print("ok")' $tmp/out/bench.json > $tmp/check 2>&1
+[ "$(cat $tmp/check)" = ok ] && grep -q '^| sched | 2250 | ' $tmp/out/bench.md
+ok $? "cost of choosing from raw call durations: calls, mean, p50, p99, ns per entry $(tail -1 $tmp/check)"
+python3 - > $tmp/check 2>&1 <<'PY'
+import importlib.util
+s = importlib.util.spec_from_file_location("br", "trace-scripts/bench/bench-report.py")
+br = importlib.util.module_from_spec(s); s.loader.exec_module(br)
+# the analyser's examples (model.c): 10 samples, p50 the 5th, p90 the 9th, p99 the 10th
+v = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+print(br.percentile(v, 50), br.percentile(v, 90), br.percentile(v, 99), br.percentile([7], 1),
+      br.percentile([], 50))
+PY
+[ "$(cat $tmp/check)" = "5 9 10 7 None" ]
+ok $? "percentile: nearest rank as the analyser's ($(cat $tmp/check))"
 if command -v gnuplot >/dev/null; then
-	trace-scripts/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
+	trace-scripts/bench/bench-plot.sh $tmp/out > /dev/null 2>&1 &&
 		[ "$(ls $tmp/out/bench-*.png | wc -l)" = 8 ]
 	ok $? "bench-plot.sh draws 8 PNGs"
 else
-	t=$((t + 1)); echo "ok $t - bench-plot.sh # SKIP gnuplot not installed"
+	skip "bench-plot.sh" "gnuplot not installed"
 fi
 
-# 9: a boot without its workload line
+# 11: a boot without its workload line
 rm $raw/r2-teo/io-fast/workload.txt
-python3 trace-scripts/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
+python3 trace-scripts/bench/bench-report.py --raw $raw --out $tmp/out2 > /dev/null 2> $tmp/err
 rc=$?
 [ $rc = 1 ] && [ "$(wc -l < $tmp/err)" = 1 ] && grep -q 'r2-teo/io-fast/workload.txt' $tmp/err
 ok $? "missing workload.txt: status 1, one line naming it ($(cat $tmp/err))"

@@ -30,7 +30,7 @@
 #   -d  directory with the "series" file and the patches (default: series)
 #   -f  configuration fragment; default qemu/config/common.config plus
 #       qemu/config/patched.config when it exists
-# Environment: SIP_CACHE (default ~/.cache/sched-idle-predict), JOBS
+# Environment: SIP_CACHE (default in qemu/defaults.sh), JOBS
 # (default 2). Work tree and W=1 objects: <cache>/check-series/{src,obj};
 # each configuration builds in <cache>/check-series/obj-<name>.
 set -u
@@ -71,6 +71,7 @@ quick_configs="haltpoll-m,no-io-latency,no-cpuidle"
 preempt_rt="CONFIG_EXPERT=y CONFIG_PREEMPT_RT=y"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
 series_dir=$top/series
 frags=()
 quick=
@@ -107,7 +108,8 @@ for c in ${only//,/ }; do
 	[ -n "${lines[$c]+set}" ] || { echo "check-series: no configuration $c in the table" >&2; exit 2; }
 done
 
-cache=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+. "$top/qemu/defaults.sh"
+cache=$SIP_CACHE
 base=$cache/base/src
 work=$cache/check-series
 wt=$work/src
@@ -116,8 +118,8 @@ jobs=${JOBS:-2}
 
 mapfile -t patches < <(grep -v -e '^#' -e '^[[:space:]]*$' "$series_dir/series" 2>/dev/null | awk '{print $1}')
 if [ ${#patches[@]} = 0 ]; then
-	echo "1..1"
-	echo "ok 1 - ${series_dir#$top/}/series lists no patches # SKIP empty series"
+	plan 1
+	skip "${series_dir#$top/}/series lists no patches" "empty series"
 	exit 0
 fi
 for p in "${patches[@]}"; do
@@ -223,29 +225,24 @@ build() {	# <patch> <configuration> <last: 0|1>
 		done
 	fi
 	if [ -n "$undef" ]; then
-		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag
-		nok "$p: build $c: configuration"
+		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag_lines
+		fail "$p: build $c: configuration"
 	elif JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u "$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
 		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" >> "$tmp/unchecked"
-		ok "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
+		pass "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
 	else
-		build_errors "$tmp/build.log" | sed "s#^build-kernel: $top/##" | diag
-		nok "$p: build $c ($((SECONDS - t0)) s)"
+		build_errors "$tmp/build.log" | sed "s#^build-kernel: $top/##" | diag_lines
+		fail "$p: build $c ($((SECONDS - t0)) s)"
 	fi
 }
 
 n=${#patches[@]}
 nc=${#names[@]}
 if [ -n "$quick" ]; then
-	echo "1..$((3 * n + nc))"
+	plan $((3 * n + nc))
 else
-	echo "1..$(((3 + nc) * n))"
+	plan $(((3 + nc) * n))
 fi
-t=0
-fails=0
-ok()   { t=$((t + 1)); echo "ok $t - $*"; }
-nok()  { t=$((t + 1)); fails=$((fails + 1)); echo "not ok $t - $*"; }
-diag() { sed 's/^/# /'; }
 
 # The configurations are built after this step (1 = the first patch).
 builds_at() {	# <step>
@@ -254,15 +251,15 @@ builds_at() {	# <step>
 no_builds() {	# <step> <patch> <why>
 	local c
 	builds_at "$1" || return 0
-	for c in "${names[@]}"; do nok "$2: build $c ($3)"; done
+	for c in "${names[@]}"; do fail "$2: build $c ($3)"; done
 }
 
 if ! configure; then
-	tail -20 "$tmp/config.log" | diag
+	tail -20 "$tmp/config.log" | diag_lines
 	step=0
 	for p in "${patches[@]}"; do
 		step=$((step + 1))
-		for c in "applies" "checkpatch" "W=1"; do nok "$p: $c (configuration failed)"; done
+		for c in "applies" "checkpatch" "W=1"; do fail "$p: $c (configuration failed)"; done
 		no_builds $step "$p" "configuration failed"
 	done
 	exit 1
@@ -304,7 +301,7 @@ reconfigure=1
 for p in "${patches[@]}"; do
 	prev=$step; step=$((step + 1))
 	if [ -n "$broken" ]; then
-		for c in "applies" "checkpatch" "W=1"; do nok "$p: $c (not checked: $broken did not apply)"; done
+		for c in "applies" "checkpatch" "W=1"; do fail "$p: $c (not checked: $broken did not apply)"; done
 		no_builds $step "$p" "not built: $broken did not apply"
 		continue
 	fi
@@ -317,13 +314,13 @@ for p in "${patches[@]}"; do
 	fi
 
 	if git -C "$wt" am -q --keep-cr "$series_dir/$p" > "$tmp/am.log" 2>&1; then
-		ok "$p: applies"
+		pass "$p: applies"
 	else
-		diag < "$tmp/am.log"
+		diag_lines < "$tmp/am.log"
 		git -C "$wt" am --abort >/dev/null 2>&1
-		nok "$p: applies"
-		nok "$p: checkpatch (not checked: does not apply)"
-		nok "$p: W=1 (not checked: does not apply)"
+		fail "$p: applies"
+		fail "$p: checkpatch (not checked: does not apply)"
+		fail "$p: W=1 (not checked: does not apply)"
 		no_builds $step "$p" "not built: does not apply"
 		broken=$p
 		continue
@@ -351,38 +348,38 @@ for p in "${patches[@]}"; do
 	[ -n "$warns" ] && warns=$((warns + orphans))
 	checks=$(echo "$total" | sed -nE 's/.* ([0-9]+) checks.*/\1/p')
 	if [ "$errs" = 0 ] && [ "$warns" = 0 ]; then
-		[ "${checks:-0}" != 0 ] && grep -E '^CHECK:' "$tmp/cp.log" | diag
-		ok "$p: checkpatch --strict: 0 errors, 0 warnings, ${checks:-0} checks"
+		[ "${checks:-0}" != 0 ] && grep -E '^CHECK:' "$tmp/cp.log" | diag_lines
+		pass "$p: checkpatch --strict: 0 errors, 0 warnings, ${checks:-0} checks"
 	else
-		grep -E '^(ERROR|WARNING)' -A 3 "$tmp/cp.log" | diag
-		[ -n "$total" ] || tail -5 "$tmp/cp.log" | diag
-		nok "$p: checkpatch --strict: ${errs:-?} errors, ${warns:-?} warnings"
+		grep -E '^(ERROR|WARNING)' -A 3 "$tmp/cp.log" | diag_lines
+		[ -n "$total" ] || tail -5 "$tmp/cp.log" | diag_lines
+		fail "$p: checkpatch --strict: ${errs:-?} errors, ${warns:-?} warnings"
 	fi
 
 	kconfig=
 	grep -qE '^diff --git a/([^ ]*/)?Kconfig[^ ]* ' "$series_dir/$p" && kconfig=1 reconfigure=1
 	if [ -n "$kconfig" ] && ! configure; then
-		tail -20 "$tmp/config.log" | diag
-		nok "$p: W=1 (configuration failed)"
+		tail -20 "$tmp/config.log" | diag_lines
+		fail "$p: W=1 (configuration failed)"
 	elif [ ${#dirs[@]} = 0 ]; then
-		ok "$p: W=1 # SKIP touches no directory built on its own (headers, documentation)"
+		skip "$p: W=1" "touches no directory built on its own (headers, documentation)"
 	else
 		after=$tmp/warn.$step
 		if [ -n "$failed_before" ]; then
-			grep -E 'error|Error' "$before.failed" | head -20 | diag
-			nok "$p: W=1 ${dirs[*]}: build failed before the patch"
+			grep -E 'error|Error' "$before.failed" | head -20 | diag_lines
+			fail "$p: W=1 ${dirs[*]}: build failed before the patch"
 		elif ! warnings "$after" "${dirs[@]}"; then
-			grep -E 'error|Error' "$after.failed" | head -20 | diag
-			nok "$p: W=1 ${dirs[*]}: build failed"
+			grep -E 'error|Error' "$after.failed" | head -20 | diag_lines
+			fail "$p: W=1 ${dirs[*]}: build failed"
 		else
 			echo "${dirs[*]}" > "$after.dirs"
 			LC_ALL=C comm -13 "$before" "$after" > "$tmp/new"
 			new=$(wc -l < "$tmp/new")
 			if [ "$new" != 0 ]; then
-				diag < "$tmp/new"
-				nok "$p: W=1 ${dirs[*]}: $new new warnings"
+				diag_lines < "$tmp/new"
+				fail "$p: W=1 ${dirs[*]}: $new new warnings"
 			else
-				ok "$p: W=1 ${dirs[*]}: no new warnings ($(wc -l < "$after") in these directories)"
+				pass "$p: W=1 ${dirs[*]}: no new warnings ($(wc -l < "$after") in these directories)"
 			fi
 		fi
 	fi
@@ -399,8 +396,8 @@ for p in "${patches[@]}"; do
 	for c in "${names[@]}"; do
 		build "$p" "$c" $([ $step = $n ] && echo 1 || echo 0)
 	done
-	sort -u "$tmp/unchecked" | diag
+	sort -u "$tmp/unchecked" | diag_lines
 done
 
 echo "# check-series: $((SECONDS - start)) s"
-[ "$fails" = 0 ]
+[ "$tap_failed" = 0 ]

@@ -11,5 +11,5 @@ cd "$(dirname "$0")/../.." || exit 1
 case ${CHECK_SERIES:-quick} in
 quick) exec ./tests/host/check-series.sh -q ;;
 full) exec ./tests/host/check-series.sh ;;
-*) echo "Bail out! CHECK_SERIES=$CHECK_SERIES: full or quick"; exit 1 ;;
+*) . tests/lib/tap.sh; bail "CHECK_SERIES=$CHECK_SERIES: full or quick" ;;
 esac

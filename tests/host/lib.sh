@@ -1,44 +1,56 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Shared by the host tests (tests/host/*.t), sourced after a cd to the top
-# of the checkout: the analyser built once, a TAP counter, and the
-# recording of a guest run with the counters read beside the window.
+# of the checkout: the defaults, TAP (tests/lib/tap.sh), the analyser
+# built once, and the recording of a guest run with the counters read
+# beside the window.
 
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+. qemu/defaults.sh
 TOOLS=$SIP_CACHE/tools
 R=$TOOLS/sip-idle-report
 D=tests/data/analyser
-t=0
+. tests/lib/tap.sh
 
-# ok <0|1> <description>: one TAP line, numbered in order
-ok() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+# scratch: $tmp, a temporary directory removed at exit (kept with KEEP=1)
+scratch() {
+	tmp=$(mktemp -d)
+	trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+}
+
+# read_window <out> [analyser options]: sip-idle-report --window on the
+# guest trace <out>/trace.dat into <out>/window.csv; one TAP line
+read_window() {
+	local out=$1
+	shift
+	"$R" --window "$@" -f csv -o "$out/window.csv" "$out/trace.dat" 2>"$out/report.err"
+	ok $? "sip-idle-report --window reads the guest trace $(head -1 "$out/report.err")"
 }
 
 # need_analyser [make targets]: build sip-idle-report and its tools (or
 # the targets given), or bail out
 need_analyser() {
 	local o
-	if ! o=$(make -s --no-print-directory "${@:-analyser}" 2>&1); then
-		echo "Bail out! cannot build the analyser: $(echo "$o" | tail -1)"
-		exit 1
-	fi
+	o=$(make -s --no-print-directory "${@:-analyser}" 2>&1) ||
+		bail "cannot build the analyser: $(echo "$o" | tail -1)"
 }
 
 # record_mixed <out> <first> <make boot VAR=value ...>: boot a guest, run
 # the guest command <first> (may be empty) and record 3 s of the mixed
-# workload with trace-scripts/record.sh into <out> (trace.dat,
+# workload with trace-scripts/guest/record.sh into <out> (trace.dat,
 # platform.txt, the counters before and after the window), the console
-# in <out>.log. Returns make boot's status. make boot builds the kernel
-# first when it was never built (clean clone).
+# in <out>.log. One TAP line, naming the boot's variables; returns make
+# boot's status. make boot builds the kernel first when it was never built
+# (clean clone).
 record_mixed() {
-	local out=$1 first=${2:-true}
+	local out=$1 first=${2:-true} rc
 	shift 2
 	rm -rf "$out"
 	mkdir -p "$(dirname "$out")"
 	make --no-print-directory boot "$@" TIMEOUT=240 RESULTS="$out" \
-		CMD="$first && /sip/trace-scripts/record.sh -t 3 -w mixed" >"$out.log" 2>&1
+		CMD="$first && /sip/trace-scripts/guest/record.sh -t 3 -w mixed" >"$out.log" 2>&1
+	rc=$?
+	ok $rc "boot ($*) and record 3 s of the mixed workload (status $rc)"
+	return $rc
 }
 
 # edge_periods <report> <ncpus>: "cpu n" per CPU, n = the idle periods

@@ -19,11 +19,13 @@
 # per-CPU data goes away with them). Skips when a kernel is not built.
 set -u
 cd "$(dirname "$0")/../.."
-cache=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+. qemu/defaults.sh
+. tests/lib/tap.sh
+cache=$SIP_CACHE
 b=$cache/base/obj/vmlinux p=$cache/patched/obj/vmlinux
-echo "1..3"
+plan 3
 if [ ! -f "$b" ] || [ ! -f "$p" ]; then
-	for i in 1 2 3; do echo "ok $i - memory # SKIP kernels not built (make kernel)"; done
+	skip_n 3 memory "kernels not built (make kernel)"
 	exit 0
 fi
 
@@ -39,16 +41,16 @@ want_cpu_io=$(grep -o '[0-9]* with the cache line' design/io-latency.md | awk '{
 want_cpu_idle=$(grep -o 'Memory per CPU: [0-9]* bytes' design/series.md | awk '{ print $4 }')
 echo "# design: per task $want_task, per CPU io_latency $want_cpu_io, cpuidle_device +$want_cpu_idle"
 
-# grows <n> <what> <symbol> <struct> <bytes the design states> <design
+# grows <what> <symbol> <struct> <bytes the design states> <design
 # file>: the patched kernel's <symbol> is that many bytes larger
 grows() {
 	local sb sp
-	sb=$(size "$b" "$3") sp=$(size "$p" "$3")
-	echo "# sizeof(struct $4): base $sb, patched $sp"
-	if [ -n "$5" ] && [ -n "$sb" ] && [ -n "$sp" ] && [ $((sp - sb)) = "$5" ]; then
-		echo "ok $1 - $2: +$((sp - sb)) bytes, as $6 states"
+	sb=$(size "$b" "$2") sp=$(size "$p" "$2")
+	diag "sizeof(struct $3): base $sb, patched $sp"
+	if [ -n "$4" ] && [ -n "$sb" ] && [ -n "$sp" ] && [ $((sp - sb)) = "$4" ]; then
+		pass "$1: +$((sp - sb)) bytes, as $5 states"
 	else
-		echo "not ok $1 - $2: +$((${sp:-0} - ${sb:-0})) bytes, $6 states '$5'"
+		fail "$1: +$((${sp:-0} - ${sb:-0})) bytes, $5 states '$4'"
 	fi
 }
 
@@ -58,9 +60,9 @@ echo "# sizeof(struct task_struct): base $sb, patched $sp; design $want_io + $wa
 if [ -n "$want_io" ] && [ -n "$want_sleep" ] && [ -n "$sb" ] && [ -n "$sp" ] &&
    [ $((sp - sb)) -ge $((want_task - 63)) ] &&
    [ $((sp - sb)) -le $(((want_task + 63) / 64 * 64)) ]; then
-	echo "ok 1 - per task: +$((sp - sb)) bytes for the $want_task the design pages state (64-byte aligned)"
+	pass "per task: +$((sp - sb)) bytes for the $want_task the design pages state (64-byte aligned)"
 else
-	echo "not ok 1 - per task: +$((${sp:-0} - ${sb:-0})) bytes, design/io-latency.md and design/sleep-prediction.md state $want_io + $want_sleep"
+	fail "per task: +$((${sp:-0} - ${sb:-0})) bytes, design/io-latency.md and design/sleep-prediction.md state $want_io + $want_sleep"
 fi
 
 # 2
@@ -69,12 +71,12 @@ next=$(hex "$(nm -S -n "$p" | awk 'found { print $1; exit } $NF == "io_latency_c
 echo "# io_latency_cpus: $s bytes at per-CPU offset $a, next variable at $next"
 if [ -n "$s" ] && [ -n "$want_cpu_io" ] && [ "$s" -le 64 ] && [ $((a % 64)) = 0 ] &&
    [ $((next - a)) = "$want_cpu_io" ]; then
-	echo "ok 2 - per CPU, IO latency: $s bytes in $((next - a)) (one cache line)"
+	pass "per CPU, IO latency: $s bytes in $((next - a)) (one cache line)"
 else
-	echo "not ok 2 - per CPU, IO latency: $s bytes in $((${next:-0} - ${a:-0})), design says $want_cpu_io"
+	fail "per CPU, IO latency: $s bytes in $((${next:-0} - ${a:-0})), design says $want_cpu_io"
 fi
 
-grows 3 "per CPU, cpuidle_device" cpuidle_dev cpuidle_device "$want_cpu_idle" design/series.md
+grows "per CPU, cpuidle_device" cpuidle_dev cpuidle_device "$want_cpu_idle" design/series.md
 
 pb=$(addr "$b" __per_cpu_end) pp=$(addr "$p" __per_cpu_end)
 echo "# static per-CPU area: base $pb, patched $pp bytes ($((pp - pb)); the governors' per-CPU data is gone)"

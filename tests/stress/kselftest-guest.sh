@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of tests/stress/kselftest.sh: run the kernel's own selftests
+# Guest side of tests/host/kselftest.sh: run the kernel's own selftests
 # that were put into /usr/bin, one result line each:
 #   RESULT <suite>/<test> PASS|FAIL|SKIP <seconds>
 # Timers: the non-destructive programs of tools/testing/selftests/timers

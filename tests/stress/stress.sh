@@ -30,6 +30,7 @@
 # about 10 s of host time here: the phases are sized for the load they put
 # on the kernel (every task in IO at once, forks while tasks wait), which
 # the first seconds already reach, not for their length.
+. /sip/tests/lib/tap.sh
 C=/sys/devices/system/cpu
 case "$1" in
 short)	TASKS=200 IO_S=4 FORK_S=3 HOTPLUG=10 S2IDLE=0 MODULE=4 ;;
@@ -40,11 +41,7 @@ esac
 TASKS=${STRESS_TASKS:-$TASKS} IO_S=${STRESS_IO_S:-$IO_S} FORK_S=${STRESS_FORK_S:-$FORK_S}
 HOTPLUG=${STRESS_HOTPLUG:-$HOTPLUG} S2IDLE=${STRESS_S2IDLE:-$S2IDLE} MODULE=${STRESS_MODULE:-$MODULE}
 
-N=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-nok() { N=$((N + 1)); echo "not ok $N - $*"; }
-diag() { echo "# $*"; }
-echo "1..5"
+plan 5
 
 disks=
 for i in 0 1 2 3 4 5 6 7; do
@@ -65,10 +62,7 @@ account() {
 	tot_forks=$((tot_forks + $(field forks "$1")))
 }
 
-if [ -z "$disks" ]; then
-	echo "Bail out! no emulated disk (boot with DISKS=)"
-	exit 1
-fi
+[ -n "$disks" ] || bail "no emulated disk (boot with DISKS=)"
 diag "$1: disks$disks, $ncpus CPUs, kernel $SIP_KERNEL, $(uname -r)"
 km=/sys/kernel/debug/kmemleak
 # Boot-time objects are not what the suite looks for.
@@ -155,9 +149,9 @@ account "$io"
 tot_flips=$((tot_flips + flips))
 tot_qos=$((tot_qos + $(field cycles "$qos_out")))
 if [ $io_rc = 0 ] && [ $qos_rc = 0 ] && [ "$flips" -gt 0 ]; then
-	ok "io: $TASKS tasks at once, QoS flapping, states flipping"
+	pass "io: $TASKS tasks at once, QoS flapping, states flipping"
 else
-	nok "io: stress-io rc $io_rc, stress-qos rc $qos_rc, flips $flips"
+	fail "io: stress-io rc $io_rc, stress-qos rc $qos_rc, flips $flips"
 fi
 
 # 2 fork
@@ -181,14 +175,14 @@ if [ -w $km ]; then
 fi
 if [ $fk_rc = 0 ] && [ $w_rc = 0 ] && [ "$(field forks "$fk")" -gt 0 ] &&
    { [ $leaks = none ] || [ $leaks = 0 ]; }; then
-	ok "fork: storm while tasks wait for IO, kmemleak: $leaks"
+	pass "fork: storm while tasks wait for IO, kmemleak: $leaks"
 else
-	nok "fork: storm rc $fk_rc, waiters rc $w_rc, kmemleak $leaks"
+	fail "fork: storm rc $fk_rc, waiters rc $w_rc, kmemleak $leaks"
 fi
 
 # 3 hotplug
 if [ $ncpus -lt 2 ] || [ ! -w $C/cpu1/online ]; then
-	ok "hotplug # SKIP no hotpluggable CPU"
+	skip "hotplug" "no hotpluggable CPU"
 else
 	load_start $((ncpus * 10))
 	done_hp=0 bad=
@@ -203,17 +197,17 @@ else
 	tot_hp=$done_hp
 	diag "hotplug: $done_hp cycles in $(($(date +%s) - t0)) s under $load_rounds IO rounds"
 	if [ -z "$bad" ] && [ $done_hp = $HOTPLUG ]; then
-		ok "hotplug: $HOTPLUG offline/online cycles under IO"
+		pass "hotplug: $HOTPLUG offline/online cycles under IO"
 	else
-		nok "hotplug: $done_hp of $HOTPLUG cycles; $bad"
+		fail "hotplug: $done_hp of $HOTPLUG cycles; $bad"
 	fi
 fi
 
 # 4 s2idle
 if ! grep -qw freeze /sys/power/state 2>/dev/null; then
-	ok "s2idle # SKIP no suspend-to-idle in /sys/power/state"
+	skip "s2idle" "no suspend-to-idle in /sys/power/state"
 elif [ $S2IDLE = 0 ] || [ ! -w /sys/power/pm_test ]; then
-	ok "s2idle # SKIP a real suspend-to-idle never wakes in this guest (design/reliability.md); pm_test needs CONFIG_PM_DEBUG (debug kernel)"
+	skip "s2idle" "a real suspend-to-idle never wakes in this guest (design/reliability.md); pm_test needs CONFIG_PM_DEBUG (debug kernel)"
 else
 	load_start $((ncpus * 10))
 	echo devices > /sys/power/pm_test
@@ -226,14 +220,14 @@ else
 	load_stop || bad="$bad IO load failed"
 	tot_s2i=$done_s
 	diag "s2idle: $done_s cycles (pm_test=devices) under $load_rounds IO rounds"
-	if [ -z "$bad" ]; then ok "s2idle: $S2IDLE device suspend/resume cycles with tasks in IO wait"
-	else nok "s2idle: $bad"; fi
+	if [ -z "$bad" ]; then pass "s2idle: $S2IDLE device suspend/resume cycles with tasks in IO wait"
+	else fail "s2idle: $bad"; fi
 fi
 
 # 5 module
 drv=$(cat $C/cpuidle/current_driver)
 if [ "$drv" != emu_idle ]; then
-	ok "module # SKIP driver is $drv, not emu_idle"
+	skip "module" "driver is $drv, not emu_idle"
 else
 	load_start $((ncpus * 10))
 	done_m=0 bad=
@@ -253,9 +247,9 @@ else
 	after=$(cat $C/cpu0/cpuidle/state*/usage | awk '{ t += $1 } END { print t }')
 	diag "module: $done_m rmmod/insmod cycles under $load_rounds IO rounds; cpu0 entries $before -> $after"
 	if [ -z "$bad" ] && [ $done_m = $MODULE ] && [ "$after" -gt "$before" ]; then
-		ok "module: $MODULE rmmod/insmod cycles under IO, driver used again"
+		pass "module: $MODULE rmmod/insmod cycles under IO, driver used again"
 	else
-		nok "module: $done_m of $MODULE cycles; $bad"
+		fail "module: $done_m of $MODULE cycles; $bad"
 	fi
 fi
 

@@ -2,7 +2,7 @@
 /*
  * sipwl - seedable, fixed-duration idle workloads for `make bench`.
  *
- * usage: sipwl [-s SEED] [-t SECONDS] WORKLOAD [ARGS...]
+ * usage: sipwl [-s SEED] [-t SECONDS] [-l FILE] WORKLOAD [ARGS...]
  *
  *   timer PERIOD_US            one task sleeping to absolute deadlines
  *                              PERIOD_US apart (clock_nanosleep TIMER_ABSTIME)
@@ -31,13 +31,14 @@
  *
  * Every workload runs for SECONDS (default 5) and prints one line:
  *
- *   sipwl WORKLOAD ops=N seconds=S throughput=X unit=ops/s|IOPS [extra]
+ *   sipwl WORKLOAD ops=N seconds=S throughput=X unit=ops/s|IOPS
  *
- * where extra is the wake-up lateness p50/p99 (us), late_p50_us= and
- * late_p99_us=, for the timer workloads (from the deadline) and for
+ * With -l, FILE gets the wake-up lateness of every wake-up, one "late NS"
+ * line each, for the timer workloads (from the deadline) and for
  * remote-wakeup, sock-rr, prodcons and mix (from the other CPU's write to
- * the woken task running); mix adds timer_late_p50_us= and
- * timer_late_p99_us= for its timer task. The random sequences are
+ * the woken task running); mix adds "timer_late NS" lines for its timer
+ * task. The samples are raw: their percentiles are computed on the host
+ * (trace-scripts/bench/bench-report.py), once. The random sequences are
  * xorshift64* from SEED (default 1): the same seed gives the same offsets,
  * periods and gaps on every kernel, so the kernels see identical requests.
  */
@@ -72,6 +73,7 @@ struct lat_buf {
 
 static uint64_t rng_state = 1;
 static double seconds = 5;
+static const char *late_path;	/* -l */
 
 static uint64_t rnd(void)
 {
@@ -112,7 +114,7 @@ static void die(const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sipwl [-s SEED] [-t SECONDS] WORKLOAD [ARGS]\n"
+		"usage: sipwl [-s SEED] [-t SECONDS] [-l FILE] WORKLOAD [ARGS]\n"
 		"  timer PERIOD_US | timer-jitter MIN_US MAX_US | io DEV... |\n"
 		"  io-alt DEV DEV... | io-think DEV MAX_THINK_US | pingpong |\n"
 		"  remote-wakeup MAX_GAP_US | futex-pingpong | sock-rr MAX_THINK_US |\n"
@@ -177,45 +179,38 @@ static void lat_add(struct lat_buf *lat, long long since)
 		lat->v[lat->n++] = now_ns() - since;
 }
 
-static int cmp_ll(const void *a, const void *b)
+/* "PREFIXlate NS" per sample into f */
+static void write_late(FILE *f, const char *prefix, struct lat_buf *lat)
 {
-	long long x = *(const long long *)a, y = *(const long long *)b;
+	long i;
 
-	return (x > y) - (x < y);
-}
-
-/* nearest-rank percentile, as the analyser computes them */
-static double pct_us(long long *v, long n, int p)
-{
-	long k;
-
-	if (!n)
-		return 0;
-	k = (p * n + 99) / 100 - 1;
-	return v[k < 0 ? 0 : k] / 1000.0;
-}
-
-/* " PREFIXlate_p50_us=X PREFIXlate_p99_us=Y", nothing without samples */
-static void print_late(const char *prefix, struct lat_buf *lat)
-{
-	if (!lat || !lat->n)
+	if (!lat)
 		return;
-	qsort(lat->v, lat->n, sizeof(lat->v[0]), cmp_ll);
-	printf(" %slate_p50_us=%.1f %slate_p99_us=%.1f", prefix, pct_us(lat->v, lat->n, 50),
-	       prefix, pct_us(lat->v, lat->n, 99));
+	for (i = 0; i < lat->n; i++)
+		fprintf(f, "%slate %lld\n", prefix, lat->v[i]);
 }
 
-/* The result line; timer_lat: the lateness of a second, timer, task (mix). */
+/*
+ * The result line, and with -l the lateness samples; timer_lat: those of
+ * a second, timer, task (mix).
+ */
 static void report(const char *name, long long ops, long long t0, const char *unit,
 		   struct lat_buf *lat, struct lat_buf *timer_lat)
 {
 	double s = (now_ns() - t0) / 1e9;
+	FILE *f;
 
-	printf("sipwl %s ops=%lld seconds=%.3f throughput=%.1f unit=%s",
+	if (late_path) {
+		f = fopen(late_path, "w");
+		if (!f)
+			die(late_path);
+		write_late(f, "", lat);
+		write_late(f, "timer_", timer_lat);
+		if (fclose(f))
+			die(late_path);
+	}
+	printf("sipwl %s ops=%lld seconds=%.3f throughput=%.1f unit=%s\n",
 	       name, ops, s, s > 0 ? ops / s : 0, unit);
-	print_late("", lat);
-	print_late("timer_", timer_lat);
-	printf("\n");
 	fflush(stdout);
 }
 
@@ -486,8 +481,11 @@ int main(int argc, char **argv)
 	const char *w;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+s:t:l:")) != -1) {
 		switch (opt) {
+		case 'l':
+			late_path = optarg;
+			break;
 		case 's':
 			rng_state = num_arg(optarg, 1, 0x7fffffff, "SEED");
 			break;

@@ -6,10 +6,13 @@
 #
 #	bench-guest.sh [-t SECONDS] [-s SEED] [-c COST_SECONDS] [-D] [-o DIR] [WORKLOAD...]
 #
-# The boot has four emulated disks (mk/bench.mk): /dev/emud0 100 us (fast),
-# /dev/emud1 2 ms (slow), /dev/emud2 500 us (middle), /dev/emud3 0 (the harness's
-# own overhead). For each WORKLOAD, record.sh traces sipwl for SECONDS into
-# DIR/WORKLOAD/ (trace.dat, platform.txt, workload.txt with sipwl's line).
+# The workloads' sipwl arguments, the default SECONDS, the boot's emulated
+# disks and the decision functions of the policies are the bench's table
+# (trace-scripts/bench/bench.tsv): disks /dev/emud0 100 us (fast),
+# /dev/emud1 2 ms (slow), /dev/emud2 500 us (middle), /dev/emud3 0 (the
+# harness's own overhead). For each WORKLOAD, record.sh traces sipwl for
+# SECONDS into DIR/WORKLOAD/ (trace.dat, platform.txt, workload.txt with
+# sipwl's result line, late.txt with its wake-up lateness samples).
 # On a kernel with the series' io_latency:io_latency_wait event, the IO
 # workloads also log it through a separate tracefs instance into
 # DIR/WORKLOAD/io_latency.txt (the sequences design/bench.md replays).
@@ -17,12 +20,15 @@
 # Then, with -c > 0, the cost of choosing: the function_graph tracer
 # restricted to the functions that decide the idle state (a governor's
 # select and reflect, or the series' prediction and state choice) times
-# every call while sipwl runs a 1 ms timer and fast-disk IO at once for
-# COST_SECONDS; DIR/cost.txt gets one line per function: name calls
-# mean_ns p50_ns p99_ns. Last, unless -D, disklat on every disk into
+# every call while sipwl runs timer-1ms and io-fast at once for
+# COST_SECONDS; DIR/cost.txt gets one line per call, "function ns"; the
+# host computes the figures. Last, unless -D, disklat on every disk into
 # DIR/disklat.txt.
 set -u
-secs=5 seed=1 cost=0 out=/results disklat=1
+here=$(cd "$(dirname "$0")" && pwd)
+BENCH_TABLE=$here/../bench/bench.tsv
+. "$here/../bench/bench-table.sh"
+secs=$(bench_field setting seconds 3) seed=1 cost=0 out=/results disklat=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-D) disklat=0; shift ;;
@@ -34,43 +40,21 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
 T=/sys/kernel/tracing
 [ -d $T/events ] || T=/sys/kernel/debug/tracing
 die() { echo "bench-guest.sh: $*" >&2; exit 1; }
 
-# WORKLOAD -> sipwl arguments. Keep in step with mk/bench.mk and
-# design/bench.md (tests/host/sipwl.t checks mk/bench.mk's lists against it).
-wl_args() {
-	case "$1" in
-	timer-50us) echo "timer 50" ;;
-	timer-300us) echo "timer 300" ;;
-	timer-1ms) echo "timer 1000" ;;
-	timer-3ms) echo "timer 3000" ;;
-	timer-20ms) echo "timer 20000" ;;
-	timer-jitter) echo "timer-jitter 50 5000" ;;
-	io-fast) echo "io /dev/emud0" ;;
-	io-mid) echo "io /dev/emud2" ;;
-	io-slow) echo "io /dev/emud1" ;;
-	io-mixed) echo "io-alt /dev/emud0 /dev/emud1" ;;
-	io-multi) echo "io /dev/emud0 /dev/emud1 /dev/emud2" ;;
-	io-think) echo "io-think /dev/emud0 2000" ;;
-	pingpong) echo "pingpong" ;;
-	remote-wakeup) echo "remote-wakeup 2000" ;;
-	futex-pingpong) echo "futex-pingpong" ;;
-	sock-rr) echo "sock-rr 500" ;;
-	prodcons) echo "prodcons 8 2000" ;;
-	mix) echo "mix 2000 1000" ;;
-	idle) echo "idle" ;;
-	*) return 1 ;;
-	esac
-}
+# WORKLOAD -> sipwl arguments
+wl_args() { bench_field workload "$1" 4; }
 
 for w in "$@"; do
 	wl_args "$w" >/dev/null || die "unknown workload $w"
 done
-for d in emud0 emud1 emud2 emud3; do
-	[ -b /dev/$d ] || die "/dev/$d missing: boot with DISKS='100us 2ms 500us 0'"
+disks=$(bench_field setting disks 3)
+n=0
+for d in $disks; do
+	[ -b /dev/emud$n ] || die "/dev/emud$n missing: boot with DISKS='$disks'"
+	n=$((n + 1))
 done
 
 gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || echo sched)
@@ -100,7 +84,7 @@ for w in "$@"; do
 	esac
 	# shellcheck disable=SC2046
 	sh "$here/record.sh" -t "$secs" -o "$d" -- \
-		sh -c "sipwl -s $seed -t $secs $(wl_args "$w") > $d/workload.txt" \
+		sh -c "sipwl -s $seed -t $secs -l $d/late.txt $(wl_args "$w") > $d/workload.txt" \
 		> "$d/bench.log" 2>&1 || { cat "$d/bench.log" >&2; die "$w: record failed"; }
 	if [ -n "$inst" ]; then
 		echo 0 > $inst/events/io_latency/io_latency_wait/enable
@@ -113,11 +97,11 @@ done
 # --- the cost of choosing --------------------------------------------------
 if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null; then
 	funcs=
-	for f in menu_select menu_reflect teo_select teo_reflect ladder_select_state \
-		 ladder_reflect tick_nohz_get_sleep_length io_latency_next_event \
-		 sched_idle_latency_req_ns cpuidle_find_state_for_duration; do
-		grep -q "^$f\$" $T/available_filter_functions 2>/dev/null &&
-			funcs="$funcs $f"
+	for pol in $(bench_names policy); do
+		for f in $(bench_field policy "$pol" 5); do
+			grep -q "^$f\$" $T/available_filter_functions 2>/dev/null &&
+				funcs="$funcs $f"
+		done
 	done
 	echo > $T/trace
 	echo 16384 > $T/buffer_size_kb
@@ -125,13 +109,16 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 	echo function_graph > $T/current_tracer
 	echo funcgraph-tail > $T/trace_options 2>/dev/null
 	echo 1 > $T/tracing_on
-	sipwl -s "$seed" -t "$cost" timer 1000 > /dev/null &
-	sipwl -s "$seed" -t "$cost" io /dev/emud0 > /dev/null
+	# shellcheck disable=SC2046
+	sipwl -s "$seed" -t "$cost" $(wl_args timer-1ms) > /dev/null &
+	# shellcheck disable=SC2046
+	sipwl -s "$seed" -t "$cost" $(wl_args io-fast) > /dev/null
 	wait
 	echo 0 > $T/tracing_on
 	# function_graph lines: " 0)   1.234 us    |  menu_select();" (leaf)
-	# or "} /* menu_select */" closing a function that called a traced one.
-	cat $T/trace | awk '
+	# or "} /* menu_select */" closing a function that called a traced one:
+	# "function ns" per call.
+	awk '
 	/us +\|/ {
 		for (i = 1; i <= NF; i++) if ($i == "us") break;
 		if (i > NF) next
@@ -139,29 +126,12 @@ if [ "$cost" -gt 0 ] && grep -q function_graph $T/available_tracers 2>/dev/null;
 		if (fn == "*/") fn = $(NF - 1)
 		gsub(/[();{}]/, "", fn)
 		if (fn == "" || fn == "/*") next
-		n[fn]++; s[fn] += v * 1000; vals[fn, n[fn]] = v * 1000
-	}
-	END {
-		for (fn in n) {
-			k = n[fn]
-			# insertion sort is too slow for big k: print all, sort later
-			printf "%s %d %.0f", fn, k, s[fn] / k
-			for (j = 1; j <= k; j++) printf " %.0f", vals[fn, j]
-			printf "\n"
-		}
-	}' > /tmp/cost.raw
+		printf "%s %.0f\n", fn, v * 1000
+	}' $T/trace > "$out/cost.txt"
 	echo nop > $T/current_tracer
 	echo > $T/set_ftrace_filter
-	: > "$out/cost.txt"
-	while read -r fn k mean rest; do
-		# shellcheck disable=SC2086
-		echo $rest | tr ' ' '\n' | sort -n > /tmp/cost.sorted
-		p50=$(sed -n "$(( (50 * k + 99) / 100 ))p" /tmp/cost.sorted)
-		p99=$(sed -n "$(( (99 * k + 99) / 100 ))p" /tmp/cost.sorted)
-		echo "$fn $k $mean $p50 $p99" >> "$out/cost.txt"
-	done < /tmp/cost.raw
-	echo "bench-guest: cost of choosing ($cost s):"
-	cat "$out/cost.txt"
+	echo "bench-guest: cost of choosing ($cost s): calls per function"
+	awk '{ n[$1]++ } END { for (f in n) print f, n[f] }' "$out/cost.txt"
 fi
 
 # --- the harness's own latency ---------------------------------------------

@@ -6,18 +6,23 @@
 #
 # Environment (mk/bench.mk sets it): BENCH_PLATFORM BENCH_SMP BENCH_REPS
 # BENCH_SECONDS BENCH_SEED BENCH_COST_SECONDS BENCH_WORKLOADS BENCH_POLICIES
-# BENCH_OUT REPORT (the analyser). One boot per (repetition, policy) runs
-# every workload (trace-scripts/bench-guest.sh); the policies are
+# BENCH_OUT REPORT (the analyser); what is not set is the table's
+# (trace-scripts/bench/bench.tsv), as are the policies' kernels and
+# command lines and the boots' disks. One boot per (repetition, policy)
+# runs every workload (trace-scripts/guest/bench-guest.sh); the policies are
 # interleaved within each repetition, in an order rotated by one per
 # repetition so that no policy always runs first after a quiet host. Each
 # workload's trace is analysed over its window into report.json beside it;
 # bench-report.py then writes BENCH_OUT/bench.{json,md} and the plots.
 set -u
-: "${BENCH_PLATFORM:=x86-client}" "${BENCH_SMP:=2}" "${BENCH_REPS:=3}"
-: "${BENCH_SECONDS:=4}" "${BENCH_SEED:=1}" "${BENCH_COST_SECONDS:=2}"
-: "${BENCH_POLICIES:=menu teo ladder sched}" "${BENCH_OUT:=results}"
-: "${BENCH_WORKLOADS:?}" "${REPORT:?}"
-BENCH_DISKS='100us 2ms 500us 0'
+. trace-scripts/bench/bench-table.sh
+: "${BENCH_PLATFORM:=x86-client}" "${BENCH_SMP:=2}" "${BENCH_OUT:=results}"
+: "${BENCH_REPS:=$(bench_field setting reps 3)}" "${BENCH_SEED:=$(bench_field setting seed 3)}"
+: "${BENCH_SECONDS:=$(bench_field setting seconds 3)}"
+: "${BENCH_COST_SECONDS:=$(bench_field setting cost-seconds 3)}"
+: "${BENCH_POLICIES:=$(bench_names policy)}" "${BENCH_WORKLOADS:=$(bench_names workload full)}"
+: "${REPORT:?}"
+BENCH_DISKS=$(bench_field setting disks 3)
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$REPORT" ] || die "no analyser $REPORT (make analyser)"
@@ -34,14 +39,20 @@ read -r -a wls <<< "$BENCH_WORKLOADS"
 nw=${#wls[@]}
 timeout=$((nw * (BENCH_SECONDS * 4 + 20) + BENCH_COST_SECONDS * 30 + 180))
 
+# policy <name>: kernel and append of the policy, from the table
+policy() {
+	kernel=$(bench_field policy "$1" 3) && append=$(bench_field policy "$1" 4) ||
+		die "unknown policy $1 ($(bench_names policy))"
+}
+for pol in "${pols[@]}"; do policy "$pol"; done
+for w in "${wls[@]}"; do
+	bench_field workload "$w" 4 > /dev/null || die "unknown workload $w ($(bench_names workload))"
+done
+
 # One boot: policy $1, repetition $2, seed $3.
 run_boot() {
 	local pol=$1 rep=$2 seed=$3 kernel append dir w
-	case "$pol" in
-	sched) kernel=patched append= ;;
-	menu|teo|ladder) kernel=base append=cpuidle.governor=$pol ;;
-	*) die "unknown policy $pol (menu, teo, ladder, sched)" ;;
-	esac
+	policy "$pol"
 	dir=$raw/r$rep-$pol
 	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
 		echo "bench: rep $rep $pol: kept from the interrupted run"
@@ -55,7 +66,7 @@ run_boot() {
 	make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
 		PLATFORM="$BENCH_PLATFORM" SMP="$BENCH_SMP" DISKS="$BENCH_DISKS" \
 		RESULTS="$dir" TIMEOUT=$timeout \
-		CMD="sh /sip/trace-scripts/bench-guest.sh -t $BENCH_SECONDS -s $seed -c 0 ${wls[*]}" \
+		CMD="sh /sip/trace-scripts/guest/bench-guest.sh -t $BENCH_SECONDS -s $seed -c 0 ${wls[*]}" \
 		> "$dir.log" 2>&1 ||
 		{ tail -15 "$dir.log" >&2; die "boot $pol rep $rep failed (log: $dir.log)"; }
 	if [ -f "$dir/console-int3.log" ]; then
@@ -101,25 +112,22 @@ done
 # menu_select). With one CPU nothing runs the text being patched.
 if [ "$BENCH_COST_SECONDS" -gt 0 ]; then
 	for pol in "${pols[@]}"; do
-		case "$pol" in
-		sched) kernel=patched append= ;;
-		*) kernel=base append=cpuidle.governor=$pol ;;
-		esac
+		policy "$pol"
 		dir=$raw/cost-$pol
 		echo "bench: [$(($(date +%s) - t0))s] cost of choosing: $pol ($kernel, SMP=1)"
 		make --no-print-directory -s boot KERNEL=$kernel APPEND="$append" \
 			PLATFORM="$BENCH_PLATFORM" SMP=1 DISKS="$BENCH_DISKS" \
 			RESULTS="$dir" TIMEOUT=$((BENCH_COST_SECONDS * 30 + 120)) \
-			CMD="sh /sip/trace-scripts/bench-guest.sh -D -s $BENCH_SEED -c $BENCH_COST_SECONDS" \
+			CMD="sh /sip/trace-scripts/guest/bench-guest.sh -D -s $BENCH_SEED -c $BENCH_COST_SECONDS" \
 			> "$dir.log" 2>&1 || echo "bench: cost boot $pol failed (log: $dir.log); no cost figure for it" >&2
 	done
 fi
 echo "bench: [$(($(date +%s) - t0))s] boots done; reporting"
-python3 trace-scripts/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
+python3 trace-scripts/bench/bench-report.py --raw "$raw" --out "$BENCH_OUT" \
 	--platform "$BENCH_PLATFORM" --smp "$BENCH_SMP" --elapsed $(($(date +%s) - t0)) \
 	--workloads "${wls[*]}" --time-target "${BENCH_TIME_TARGET:-0}" ||
 	die "bench-report.py failed"
 if command -v gnuplot >/dev/null; then
-	trace-scripts/bench-plot.sh "$BENCH_OUT" || die "plots failed"
+	trace-scripts/bench/bench-plot.sh "$BENCH_OUT" || die "plots failed"
 fi
 echo "bench: [$(($(date +%s) - t0))s] $BENCH_OUT/bench.md $BENCH_OUT/bench.json"

@@ -15,7 +15,7 @@
 # kst-<kernel>/tools holds the tests, so the normal kernels' initramfs are
 # left alone. bash comes from Debian's bash-static (the guest has busybox).
 set -u
-export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+. "$(dirname "$0")/../../qemu/defaults.sh"
 cache=$SIP_CACHE
 res=${1:-results/kselftest}
 src=$cache/base/src/tools/testing/selftests

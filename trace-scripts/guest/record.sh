@@ -17,7 +17,7 @@
 # sched_idle_predict and sched_sleep_predict (each found by name in
 # whatever system it is in).
 #
-# -w runs trace-scripts/workload.sh with that workload for SECONDS; a
+# -w runs trace-scripts/guest/workload.sh with that workload for SECONDS; a
 # command after -- is traced instead. -b is the ring buffer size per CPU.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

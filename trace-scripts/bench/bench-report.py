@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench-report.py - aggregate the boots of `make bench` (design/bench.md).
 
-Reads RAW/r<rep>-<policy>/ as trace-scripts/bench.sh leaves them (per
-workload: report.json from sip-idle-report --window, workload.txt from
-sipwl, io_latency.txt on the patched kernel; per boot: cost.txt,
-disklat.txt, bench-boot.txt) and writes OUT/bench.json, OUT/bench.md and
-the tables the plots are drawn from (OUT/bench/*.dat).
+Reads RAW/r<rep>-<policy>/ as trace-scripts/bench/bench.sh leaves them (per
+workload: report.json from sip-idle-report --window, workload.txt and
+late.txt from sipwl, io_latency.txt on the patched kernel; per boot:
+cost.txt, disklat.txt, bench-boot.txt) and writes OUT/bench.json,
+OUT/bench.md and the tables the plots are drawn from (OUT/bench/*.dat).
+The policies, their decision functions and the workloads' order are the
+bench's table (bench.tsv beside this file).
+
+The guest records raw samples (sipwl's wake-up lateness, the duration of
+every decision call); their percentiles are computed here, by
+percentile(), with the analyser's definition (nearest rank).
 
 Per workload and policy every figure is the median over the repetitions,
 with min-max beside it. Exit status 1 with one line on stderr when a boot's
@@ -20,20 +26,31 @@ import re
 import statistics
 import sys
 
-POLICIES = ["menu", "teo", "ladder", "sched"]
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench.tsv")
+
+
+def read_table(path=TABLE):
+    """kind -> {name: [fields after the name]}, in the table's order."""
+    t = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            kind, name, *rest = line.rstrip("\n").split("\t")
+            t.setdefault(kind, {})[name] = ["" if x == "-" else x for x in rest]
+    return t
+
+
+BENCH = read_table()
+POLICIES = list(BENCH["policy"])
+WORKLOADS = list(BENCH["workload"])
 METRICS = ["correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
            "wake_p50_us", "wake_p99_us", "throughput", "entries"]
-# decision functions per policy; the governors' select calls
-# tick_nohz_get_sleep_length itself, so only the outermost ones are summed
-COST_FUNCS = {
-    "menu": ["menu_select", "menu_reflect"],
-    "teo": ["teo_select", "teo_reflect"],
-    "ladder": ["ladder_select_state", "ladder_reflect"],
-    "sched": ["tick_nohz_get_sleep_length", "io_latency_next_event",
-              "sched_idle_latency_req_ns", "cpuidle_find_state_for_duration"],
-}
-COST_ENTRY = {"menu": "menu_select", "teo": "teo_select",
-              "ladder": "ladder_select_state", "sched": "tick_nohz_get_sleep_length"}
+# decision functions per policy (the table's); the governors' select calls
+# tick_nohz_get_sleep_length itself, so only the outermost ones are summed;
+# the first is called once per idle entry
+COST_FUNCS = {p: f[2].split() for p, f in BENCH["policy"].items()}
+COST_ENTRY = {p: f[0] for p, f in COST_FUNCS.items()}
 # the replay of the series' bucket predictor (kernel/sched/io_latency.c)
 NR_BUCKETS, SUCCESSIVE, HITS_MAX, AVG_SHIFT = 8, 5, 64, 3
 BUCKET_WIDTHS_US = [100, 200, 500, 1000]
@@ -53,6 +70,37 @@ def load_json(path):
         fail(f"{path}: {e}")
 
 
+def percentile(values, p):
+    """Nearest rank, as the analyser (model.c): the smallest sample with at
+    least p % of the samples at or below it; None without samples."""
+    if not values:
+        return None
+    v = sorted(values)
+    return v[max((p * len(v) + 99) // 100 - 1, 0)]
+
+
+def read_late(path):
+    """sipwl -l: {"late": [ns, ...], "timer_late": [...]}; {} without the file."""
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 2:
+                    out.setdefault(w[0], []).append(int(w[1]))
+    return out
+
+
+def late_figures(late):
+    """late_p50_us ... timer_late_p99_us of LATE_METRICS, None without samples."""
+    out = {}
+    for m in LATE_METRICS:
+        stem, _, p = m[:-len("_us")].rpartition("_p")
+        v = percentile(late.get(stem), int(p))
+        out[m] = v / 1000 if v is not None else None
+    return out
+
+
 def workload_line(path):
     try:
         with open(path) as f:
@@ -65,7 +113,7 @@ def workload_line(path):
     return kv
 
 
-def judge(rep, wl):
+def judge(rep, wl, late):
     """The figures of one workload in one boot."""
     tot = rep["total"]
     c = sum(s["correct"] for s in tot["states"])
@@ -91,7 +139,7 @@ def judge(rep, wl):
         "timer_abs_err_p50_us": t_abs["p50_ns"] / 1000 if t_abs.get("count") else None,
         "timer_abs_err_p99_us": t_abs["p99_ns"] / 1000 if t_abs.get("count") else None,
         "slack_exit_us": slack_exit_us(rep, tot),
-        **{k: float(wl[k]) if k in wl else None for k in LATE_METRICS},
+        **late_figures(late),
     }
 
 
@@ -163,16 +211,18 @@ def med(vals):
 
 
 def read_cost(path):
-    funcs = {}
+    """cost.txt, "function ns" per call: calls, mean, p50 and p99 per function."""
+    calls = {}
     if not os.path.exists(path):
-        return funcs
+        return {}
     with open(path) as f:
         for line in f:
             p = line.split()
-            if len(p) == 5:
-                funcs[p[0]] = {"calls": int(p[1]), "mean_ns": float(p[2]),
-                               "p50_ns": float(p[3]), "p99_ns": float(p[4])}
-    return funcs
+            if len(p) == 2:
+                calls.setdefault(p[0], []).append(float(p[1]))
+    return {fn: {"calls": len(v), "mean_ns": sum(v) / len(v),
+                 "p50_ns": percentile(v, 50), "p99_ns": percentile(v, 99)}
+            for fn, v in calls.items()}
 
 
 def cost_per_entry(pol, funcs):
@@ -367,7 +417,7 @@ def main():
     ap.add_argument("--time-target", type=int, default=0,
                     help="seconds the whole run should stay under (0: none)")
     ap.add_argument("--workloads", default="",
-                    help="the order of the tables (default: by name)")
+                    help="the order of the tables (default: the bench table's)")
     a = ap.parse_args()
 
     boots = sorted(glob.glob(os.path.join(a.raw, "r*-*")))
@@ -391,7 +441,9 @@ def main():
             kinfo.setdefault(pol, {})[k] = v
         for wdir in sorted(glob.glob(os.path.join(b, "*", "report.json"))):
             w = os.path.basename(os.path.dirname(wdir))
-            f = judge(load_json(wdir), workload_line(os.path.join(os.path.dirname(wdir), "workload.txt")))
+            wd = os.path.dirname(wdir)
+            f = judge(load_json(wdir), workload_line(os.path.join(wd, "workload.txt")),
+                      read_late(os.path.join(wd, "late.txt")))
             d = data.setdefault(w, {}).setdefault(pol, {})
             for k, v in f.items():
                 d.setdefault(k, []).append(v)
@@ -416,7 +468,7 @@ def main():
         c = read_cost(os.path.join(b, "cost.txt"))
         if c:
             costs[pol] = c
-    order = [w for w in a.workloads.split() if w in data]
+    order = [w for w in (a.workloads.split() or WORKLOADS) if w in data]
     data = {w: data[w] for w in order + sorted(set(data) - set(order))}
 
     out = {"profile": a.platform, "smp": a.smp,

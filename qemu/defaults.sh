@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The defaults the host's entry points share, in one place: sourced by the
+# scripts (bash or sh) and read by the Makefile, which asks a shell to
+# source it. An environment variable that is already set wins.
+#
+#	. qemu/defaults.sh              (from the top of the checkout)
+#
+# SIP_CACHE: everything built (sources, objects, modules, guest tools,
+# ccache), outside the checkout so that clones and CI share it
+# (design/contract.md).
+# SIP_TEST_OUT: what make test keeps (TAP, logs, the tests' guest runs),
+# relative to the checkout.
+
+: "${SIP_CACHE:=$HOME/.cache/sched-idle-predict}"
+: "${SIP_TEST_OUT:=results/test}"
+export SIP_CACHE SIP_TEST_OUT
