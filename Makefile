@@ -37,6 +37,12 @@ shq = '$(subst ','\'',$(1))'
 # Kernel fragments: common.config for every kernel, <kernel>.config on top.
 FRAGS = qemu/config/common.config $(wildcard qemu/config/$(1).config)
 
+# need_kernel: a recipe line that builds KERNEL (base or patched) when it
+# was never built; `make kernel` is the way to rebuild after a change.
+need_kernel = if [ ! -f $(SIP_CACHE)/$(KERNEL)/obj/arch/x86/boot/bzImage ] && \
+	    [ "$(KERNEL)" = base -o "$(KERNEL)" = patched ]; then \
+		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
+
 HELP := \
 	"run          the main job: trace a mixed workload on the patched kernel, report + plots" \
 	"test         host checks and in-guest tests on both kernels; last line 'N passed, N failed'" \
@@ -76,12 +82,8 @@ kernel-patched: kernel-tree
 kernel: kernel-base kernel-patched
 	@echo "kernel: base $$(cat $(SIP_CACHE)/base/obj/kernelrelease), patched $$(cat $(SIP_CACHE)/patched/obj/kernelrelease), from $$(cat $(SIP_CACHE)/linux.version)"
 
-# Boot builds the kernel first only when it was never built; `make kernel`
-# is the way to rebuild after a change.
 boot: deps
-	@if [ ! -f $(SIP_CACHE)/$(KERNEL)/obj/arch/x86/boot/bzImage ] && \
-	    [ "$(KERNEL)" = base -o "$(KERNEL)" = patched ]; then \
-		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
+	@+$(need_kernel)
 	@CMD=$(call shq,$(value CMD)) ./qemu/boot.sh
 
 # PLATFORM=none: no idle-state exit latency in what the reads measure.
