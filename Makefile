@@ -11,6 +11,14 @@ SHELL := /bin/bash
 SIP_CACHE ?= $(HOME)/.cache/sched-idle-predict
 export SIP_CACHE
 
+# The start of the first make of the command line: the long targets print
+# their progress as "[mm:ss] what" from it (qemu/progress.sh); recursive
+# makes and the scripts inherit it.
+ifeq ($(origin SIP_T0),undefined)
+SIP_T0 := $(shell date +%s)
+endif
+export SIP_T0
+
 # Host tools built from the checkout (mk/trace.mk has their rules). Defined
 # here, before mk/*.mk are read, because other fragments (mk/bench.mk)
 # name them as prerequisites, which make expands as it reads them.
@@ -67,15 +75,16 @@ deps:
 	@./qemu/deps.sh
 
 kernel-tree: deps
+	@./qemu/progress.sh "kernel: preparing the trees (linux-source-6.1, series/)"
 	@./qemu/kernel-tree.sh $(SIP_CACHE) series
 
 kernel-base: kernel-tree
-	@echo "kernel: building base in $(SIP_CACHE)/base/obj"
+	@./qemu/progress.sh "kernel: building base in $(SIP_CACHE)/base/obj"
 	@./qemu/build-kernel.sh $(SIP_CACHE)/base/src $(SIP_CACHE)/base/obj $(call FRAGS,base)
 	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/base/obj/linux.version
 
 kernel-patched: kernel-tree
-	@echo "kernel: building patched in $(SIP_CACHE)/patched/obj"
+	@./qemu/progress.sh "kernel: building patched in $(SIP_CACHE)/patched/obj"
 	@./qemu/build-kernel.sh $(SIP_CACHE)/patched/src $(SIP_CACHE)/patched/obj $(call FRAGS,patched)
 	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/patched/obj/linux.version
 

@@ -9,6 +9,9 @@
 set -u
 cd "$(dirname "$0")/.."
 export SIP_CACHE=${SIP_CACHE:-$HOME/.cache/sched-idle-predict}
+# Progress, as TAP comments "# [mm:ss] ...", timed from make's start.
+export SIP_T0=${SIP_T0:-$(date +%s)}
+progress() { echo "# $(./qemu/progress.sh "$@")"; }
 out=${SIP_TEST_OUT:-results/test}
 rm -rf "$out"; mkdir -p "$out"
 pass=0 failn=0 skip=0
@@ -39,7 +42,7 @@ echo "TAP version 13"
 
 # 1. Kernels, first: host checks boot them too (10-testbed, analyser-guest,
 # analyser-sysfs), and on a fresh machine nothing is built yet.
-echo "# building kernels (make kernel)"
+progress "building kernels (make kernel)"
 if make --no-print-directory kernel > "$out/kernel.log" 2>&1; then
 	echo "ok - make kernel: $(tail -1 "$out/kernel.log")"
 	pass=$((pass + 1))
@@ -54,7 +57,7 @@ for t in tests/host/*.t; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t" .t)
 	case "$name" in $filter) ;; *) continue ;; esac
-	echo "# host: $name"
+	progress "host: $name"
 	"$t" > "$out/host-$name.tap" 2>"$out/host-$name.err"
 	rc=$?
 	cat "$out/host-$name.tap"
@@ -89,7 +92,7 @@ for key in "${!groups[@]}"; do
 	names=${groups[$key]}
 	for k in ${kernels//,/ }; do
 		res=$out/guest-$k-$(echo "$key" | md5sum | cut -c1-8)
-		echo "# guest ($k; $key): $names"
+		progress "guest ($k; $key): $names"
 		list=$(for n in $names; do printf '%s ' "$n"; done)
 		KERNEL=$k PLATFORM=$platform SMP=$smp DISKS="$disks" APPEND="$append" \
 			TIMEOUT=$((to * $(echo $names | wc -w) + 60)) RESULTS=$res \
@@ -122,6 +125,6 @@ for key in "${!groups[@]}"; do
 	done
 done
 
-echo "# results in $out; skipped: $skip"
+progress "results in $out; skipped: $skip"
 echo "$pass passed, $failn failed"
 [ "$failn" = 0 ]
