@@ -21,8 +21,9 @@ trap 'rm -rf "$tmp"' EXIT
 export SIP_CACHE=$tmp/cache
 # Parse-time $(shell) commands that compute no build flag.
 shell_ok='nproc|date \+%s'
-# Targets that neither compile nor boot.
-no_build='help deps clean distclean'
+# Targets that neither compile nor boot on this machine (fresh-root-test
+# builds in a root of its own, where it runs make).
+no_build='help deps clean distclean fresh-root-test'
 
 # The shim: the tools a parse-time flag or an early compile would call.
 mkdir "$tmp/bin"
