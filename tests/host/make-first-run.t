@@ -43,7 +43,9 @@ for x in $targets; do
 	case " $no_build " in *" $x "*) ;; *) build+="$x " ;; esac
 done
 n=$(echo $build | wc -w)
-echo "1..$((n * 2 + 6))"
+# Targets that run the analyser: make -n must build it before using it.
+uses_report='run report bench'
+echo "1..$((n * 2 + 6 + $(echo $uses_report | wc -w)))"
 
 # Reading the Makefiles with pkg-config and the compilers failing.
 : > "$tmp/calls"
@@ -101,4 +103,16 @@ for x in $build; do
 	called=$(tr '\n' ' ' < "$tmp/calls")
 	[ "$first" = ./qemu/deps.sh ] && [ -z "$called" ]
 	ok $? "$x: make -n with an empty SIP_CACHE runs ./qemu/deps.sh first${first:+ (first: ${first:0:60})}${called:+; called: $called}"
+done
+
+# The analyser is a file target: a fragment that names $(REPORT) before it
+# is defined gets an empty prerequisite, and bench.sh then finds no
+# analyser on an empty cache. Its build line must come before any other
+# line that names it.
+r=$SIP_CACHE/tools/sip-idle-report
+for x in $uses_report; do
+	built=$(grep -nF -- "-o $r " "$tmp/n.$x" | head -1 | cut -d: -f1)
+	used=$(grep -nF -- "$r" "$tmp/n.$x" | grep -vF -- "-o $r" | head -1 | cut -d: -f1)
+	[ -n "$built" ] && [ -n "$used" ] && [ "$built" -lt "$used" ]
+	ok $? "$x: make -n builds sip-idle-report (line ${built:-none}) before using it (line ${used:-none})"
 done
