@@ -7,7 +7,8 @@
 # - Every target `make help` lists that compiles or boots has `deps` among
 #   its prerequisites (directly or through theirs; make -p's database).
 # - With an empty SIP_CACHE, `make -n <target>` runs ./qemu/deps.sh before
-#   anything else (recursive makes included).
+#   anything else (recursive makes included), and the targets that run
+#   the analyser build it before they use it.
 # - Nothing is computed when make reads the Makefiles: no $(shell) but an
 #   allowlist, pkg-config only inside recipes, and reading them (make -p)
 #   or dry-running any target calls neither pkg-config nor a compiler nor
