@@ -45,11 +45,13 @@ shq = '$(subst ','\'',$(1))'
 # Kernel fragments: common.config for every kernel, <kernel>.config on top.
 FRAGS = qemu/config/common.config $(wildcard qemu/config/$(1).config)
 
-# need_kernel: a recipe line that builds KERNEL (base or patched) when it
-# was never built; `make kernel` is the way to rebuild after a change.
-need_kernel = if [ ! -f $(SIP_CACHE)/$(KERNEL)/obj/arch/x86/boot/bzImage ] && \
-	    [ "$(KERNEL)" = base -o "$(KERNEL)" = patched ]; then \
-		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
+# need_kernel: a recipe line that builds KERNEL, or the kernel given
+# ($(call need_kernel,base)), when it is base or patched and was never
+# built; `make kernel` is the way to rebuild after a change.
+need_kernel = k=$(or $(1),$(KERNEL)); \
+	if [ ! -f $(SIP_CACHE)/$$k/obj/arch/x86/boot/bzImage ] && \
+	    [ "$$k" = base -o "$$k" = patched ]; then \
+		$(MAKE) --no-print-directory kernel-$$k; fi
 
 HELP := \
 	"run          the main job: trace a mixed workload on the patched kernel, report + plots" \

@@ -42,7 +42,10 @@ HELP += \
 
 .PHONY: stress kernel-debug kselftest
 
+# The selftests are built against both kernels' trees and boot both.
 kselftest: deps
+	@+$(call need_kernel,base)
+	@+$(call need_kernel,patched)
 	@./tests/stress/kselftest.sh results/kselftest
 
 kernel-debug: kernel-tree
