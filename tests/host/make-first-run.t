@@ -46,7 +46,13 @@ done
 n=$(echo $build | wc -w)
 # Targets that run the analyser: make -n must build it before using it.
 uses_report='run report bench'
-echo "1..$((n * 2 + 6 + $(echo $uses_report | wc -w)))"
+echo "1..$((n * 2 + 7 + $(echo $uses_report | wc -w)))"
+# A help text this test cannot read would leave it nothing to check.
+r=0
+for x in run test kernel boot; do
+	case " $build" in *" $x "*) ;; *) r=1 ;; esac
+done
+ok $r "make help read: $n targets that compile or boot, run test kernel boot among them"
 
 # Reading the Makefiles with pkg-config and the compilers failing.
 : > "$tmp/calls"
