@@ -12,6 +12,14 @@ SHELL := /bin/bash
 SIP_CACHE ?= $(shell . ./qemu/defaults.sh && echo "$$SIP_CACHE")
 export SIP_CACHE
 
+# The start of the first make of the command line: the long targets print
+# their progress as "[mm:ss] what" from it (qemu/progress.sh); recursive
+# makes and the scripts inherit it.
+ifeq ($(origin SIP_T0),undefined)
+SIP_T0 := $(shell date +%s)
+endif
+export SIP_T0
+
 # Host tools built from the checkout (mk/trace.mk has their rules). Defined
 # here, before mk/*.mk are read, because other fragments (mk/bench.mk)
 # name them as prerequisites, which make expands as it reads them.
@@ -38,6 +46,14 @@ shq = '$(subst ','\'',$(1))'
 # Kernel fragments: common.config for every kernel, <kernel>.config on top.
 FRAGS = qemu/config/common.config $(wildcard qemu/config/$(1).config)
 
+# need_kernel: a recipe line that builds KERNEL, or the kernel given
+# ($(call need_kernel,base)), when it is base or patched and was never
+# built; `make kernel` is the way to rebuild after a change.
+need_kernel = k=$(or $(1),$(KERNEL)); \
+	if [ ! -f $(SIP_CACHE)/$$k/obj/arch/x86/boot/bzImage ] && \
+	    [ "$$k" = base -o "$$k" = patched ]; then \
+		$(MAKE) --no-print-directory kernel-$$k; fi
+
 HELP := \
 	"run          the main job: trace a mixed workload on the patched kernel, report + plots" \
 	"test         host checks and in-guest tests on both kernels; last line 'N passed, N failed'" \
@@ -62,27 +78,24 @@ deps:
 	@./qemu/deps.sh
 
 kernel-tree: deps
+	@./qemu/progress.sh "kernel: preparing the trees (linux-source-6.1, series/)"
 	@./qemu/kernel-tree.sh $(SIP_CACHE) series
 
 kernel-base: kernel-tree
-	@echo "kernel: building base in $(SIP_CACHE)/base/obj"
+	@./qemu/progress.sh "kernel: building base in $(SIP_CACHE)/base/obj"
 	@./qemu/build-kernel.sh $(SIP_CACHE)/base/src $(SIP_CACHE)/base/obj $(call FRAGS,base)
 	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/base/obj/linux.version
 
 kernel-patched: kernel-tree
-	@echo "kernel: building patched in $(SIP_CACHE)/patched/obj"
+	@./qemu/progress.sh "kernel: building patched in $(SIP_CACHE)/patched/obj"
 	@./qemu/build-kernel.sh $(SIP_CACHE)/patched/src $(SIP_CACHE)/patched/obj $(call FRAGS,patched)
 	@cp $(SIP_CACHE)/linux.version $(SIP_CACHE)/patched/obj/linux.version
 
 kernel: kernel-base kernel-patched
 	@echo "kernel: base $$(cat $(SIP_CACHE)/base/obj/kernelrelease), patched $$(cat $(SIP_CACHE)/patched/obj/kernelrelease), from $$(cat $(SIP_CACHE)/linux.version)"
 
-# Boot builds the kernel first only when it was never built; `make kernel`
-# is the way to rebuild after a change.
 boot: deps
-	@if [ ! -f $(SIP_CACHE)/$(KERNEL)/obj/arch/x86/boot/bzImage ] && \
-	    [ "$(KERNEL)" = base -o "$(KERNEL)" = patched ]; then \
-		$(MAKE) --no-print-directory kernel-$(KERNEL); fi
+	@+$(need_kernel)
 	@CMD=$(call shq,$(value CMD)) ./qemu/boot.sh
 
 # PLATFORM=none: no idle-state exit latency in what the reads measure.

@@ -23,11 +23,15 @@ HELP += \
 
 .PHONY: $(EMU_MODULES) $(EMU_MODULES:%=%-check) platform-test
 
-$(EMU_MODULES):
+# The module needs KERNEL's objects, its check base's checkpatch.pl: both
+# are built first when they never were.
+$(EMU_MODULES): deps
+	@+$(need_kernel)
 	@./qemu/build-module.sh qemu/$@ $(SIP_CACHE)/$(KERNEL)/obj $(call emu_out,$@)
 	@echo "$@: $(call emu_out,$@)/$(call emu_name,$@).ko"
 
-$(EMU_MODULES:%=%-check): %-check:
+$(EMU_MODULES:%=%-check): %-check: deps
+	@+$(need_kernel)
 	@$(SIP_CACHE)/base/src/scripts/checkpatch.pl --strict --no-tree --quiet \
 		-f qemu/$*/$(call emu_name,$*).c && echo "$*: checkpatch --strict clean"
 	@rm -f $(call emu_out,$*)/$(call emu_name,$*).o

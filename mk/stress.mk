@@ -42,13 +42,16 @@ HELP += \
 
 .PHONY: stress kernel-debug kselftest
 
+# The selftests are built against both kernels' trees and boot both.
 kselftest: deps
+	@+$(call need_kernel,base)
+	@+$(call need_kernel,patched)
 	@./tests/host/kselftest.sh results/kselftest
 
 kernel-debug: kernel-tree
 	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
 	@[ -e $(SIP_CACHE)/$(DEBUG_KERNEL)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(DEBUG_KERNEL)/src
-	@echo "kernel: building $(DEBUG_KERNEL) in $(DEBUG_OBJ)"
+	@./qemu/progress.sh "kernel: building $(DEBUG_KERNEL) in $(DEBUG_OBJ)"
 	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(DEBUG_KERNEL)/src $(DEBUG_OBJ) \
 		$(call FRAGS,$(STRESS_KERNEL)) qemu/config/debug.config
 
@@ -56,13 +59,15 @@ kernel-debug: kernel-tree
 # build (an unchanged tree costs one incremental make).
 stress: deps kernel-debug
 	@mkdir -p $(STRESS_RESULTS)
+	@./qemu/progress.sh "stress: booting $(DEBUG_KERNEL) (SMP=$(STRESS_SMP)), the $(STRESS_FORM) suite; one line per phase"
 	@MEM=$(STRESS_MEM) KERNEL=$(DEBUG_KERNEL) SMP=$(STRESS_SMP) APPEND='$(STRESS_APPEND)' \
 		DISKS='$(STRESS_DISKS)' TIMEOUT=$(STRESS_TIMEOUT) RESULTS=$(STRESS_RESULTS) \
 		CMD='$(STRESS_ENV) /sip/tests/stress/stress.sh $(STRESS_FORM) | tee /results/stress.tap' \
 		./qemu/boot.sh 2> $(STRESS_RESULTS).err | tee $(STRESS_RESULTS).out | \
-		grep --line-buffered -aE '^(not )?ok |^# |^1\.\.|^Bail'; rc=$${PIPESTATUS[0]}; \
+		grep --line-buffered -aE '^(not )?ok |^# |^1\.\.|^Bail' | ./qemu/progress.sh; \
+		rc=$${PIPESTATUS[0]}; \
 		[ -s $(STRESS_RESULTS).err ] && cat $(STRESS_RESULTS).err; \
 		if [ $$rc = 0 ] && ! grep -aq '^not ok' $(STRESS_RESULTS)/stress.tap && \
 		   [ "$$(grep -ac '^ok ' $(STRESS_RESULTS)/stress.tap)" = 5 ]; then \
-			echo "stress: passed ($(DEBUG_KERNEL), console in $(STRESS_RESULTS)/console.log)"; \
-		else echo "stress: FAILED (boot status $$rc; console in $(STRESS_RESULTS)/console.log)"; exit 1; fi
+			./qemu/progress.sh "stress: passed ($(DEBUG_KERNEL), console in $(STRESS_RESULTS)/console.log)"; \
+		else ./qemu/progress.sh "stress: FAILED (boot status $$rc; console in $(STRESS_RESULTS)/console.log)"; exit 1; fi

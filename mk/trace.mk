@@ -5,8 +5,10 @@
 # design/analysis.md describes the tools and their formats.
 
 TRACE_DIR    := trace-scripts/sip-idle-report
-TRACE_SRCS   := $(TRACE_DIR)/main.c $(TRACE_DIR)/reader.c $(TRACE_DIR)/model.c \
-		$(TRACE_DIR)/platform.c $(TRACE_DIR)/output.c
+# events.c (the event table) is the only file that calls the trace
+# libraries, and only in the decoder process of sandbox.c.
+TRACE_SRCS   := $(TRACE_DIR)/main.c $(TRACE_DIR)/sandbox.c $(TRACE_DIR)/events.c \
+		$(TRACE_DIR)/model.c $(TRACE_DIR)/platform.c $(TRACE_DIR)/output.c
 TRACE_HDRS   := $(wildcard $(TRACE_DIR)/*.h)
 # The library flags are asked of pkg-config when a recipe runs ($$ is the
 # shell's $), after `deps` has installed the library: computed when make

@@ -6,7 +6,7 @@
 set -eu
 
 pkgs=(
-	linux-source-6.1 gcc make bc flex bison libelf-dev libssl-dev cpio
+	linux-source-6.1 gcc g++ git make bc flex bison libelf-dev libssl-dev cpio
 	busybox-static qemu-system-x86 trace-cmd ccache kmod rsync dwarves
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config
 	libkshark-dev kernelshark gnuplot-nox xvfb xauth imagemagick

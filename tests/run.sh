@@ -10,6 +10,9 @@ set -u
 cd "$(dirname "$0")/.."
 export LC_COLLATE=C	# the globs below sort bytewise: a defined order
 . qemu/defaults.sh
+# Progress, as TAP comments "# [mm:ss] ...", timed from make's start.
+export SIP_T0=${SIP_T0:-$(date +%s)}
+progress() { echo "# $(./qemu/progress.sh "$@")"; }
 out=$SIP_TEST_OUT
 rm -rf "$out"; mkdir -p "$out"
 pass=0 failn=0 skip=0
@@ -40,7 +43,7 @@ echo "TAP version 13"
 
 # 1. Kernels, first: host checks boot them too (10-testbed, analyser-guest,
 # analyser-sysfs), and on a fresh machine nothing is built yet.
-echo "# building kernels (make kernel)"
+progress "building kernels (make kernel)"
 if make --no-print-directory kernel > "$out/kernel.log" 2>&1; then
 	echo "ok - make kernel: $(tail -1 "$out/kernel.log")"
 	pass=$((pass + 1))
@@ -55,7 +58,7 @@ for t in tests/host/*.t; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t" .t)
 	case "$name" in $filter) ;; *) continue ;; esac
-	echo "# host: $name"
+	progress "host: $name"
 	"$t" > "$out/host-$name.tap" 2>"$out/host-$name.err"
 	rc=$?
 	cat "$out/host-$name.tap"
@@ -94,7 +97,7 @@ for key in "${order[@]}"; do
 	names=${groups[$key]}
 	for k in ${kernels//,/ }; do
 		res=$out/guest-$k-$(echo "$key" | md5sum | cut -c1-8)
-		echo "# guest ($k; $key): $names"
+		progress "guest ($k; $key): $names"
 		list=$(for n in $names; do printf '%s ' "$n"; done)
 		KERNEL=$k PLATFORM=$platform SMP=$smp DISKS="$disks" APPEND="$append" \
 			TIMEOUT=$((to * $(echo $names | wc -w) + 60)) RESULTS=$res \
@@ -127,6 +130,6 @@ for key in "${order[@]}"; do
 	done
 done
 
-echo "# results in $out; skipped: $skip"
+progress "results in $out; skipped: $skip"
 echo "$pass passed, $failn failed"
 [ "$failn" = 0 ]

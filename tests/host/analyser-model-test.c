@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "model.h"
+#include "output.h"
+#include "platform.h"
 
 static int t;
 

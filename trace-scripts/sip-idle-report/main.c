@@ -17,12 +17,15 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "model.h"
-#include "reader.h"
+#include "output.h"
+#include "platform.h"
+#include "sandbox.h"
 
 static const struct sip_output *const outputs[] = {
 	&sip_output_text, &sip_output_csv, &sip_output_json,

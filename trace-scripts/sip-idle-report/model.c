@@ -54,6 +54,7 @@
  * wake-up, next_task_ns, then did not come).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

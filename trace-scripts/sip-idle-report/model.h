@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sip-idle-report: the computation, independent of where events come from
- * (a trace.dat through libtracecmd, or a test feeding synthetic events) and
- * of how the result is printed (text, CSV, JSON).
+ * sip-idle-report: the model, the computation (model.c): events in, a
+ * report out, independent of where events come from (a trace.dat through
+ * the decoder, or a test feeding synthetic events), of the platform file's
+ * format (platform.h) and of how the report is printed (output.h).
  *
  * All times are nanoseconds in the trace clock; every quantity carries its
  * unit in its name.
@@ -11,32 +12,14 @@
 #define SIP_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#define SIP_MAX_STATES		10	/* CPUIDLE_STATE_MAX */
+#include "platform.h"
+
 #define SIP_MAX_CPUS		256
-#define SIP_NO_LIMIT		UINT64_MAX
 /* power:cpu_idle state value that marks an idle exit (PWR_EVENT_EXIT) */
 #define SIP_IDLE_EXIT		4294967295u
-
-struct sip_state_desc {
-	char name[32];
-	uint64_t exit_latency_ns;
-	uint64_t target_residency_ns;
-	double power_mw;	/* power while resident in the state */
-	double transition_uj;	/* energy of one entry + exit */
-	bool disabled;
-};
-
-struct sip_platform {
-	bool present;			/* false: no platform description */
-	char name[64];
-	int nr_states;
-	struct sip_state_desc states[SIP_MAX_STATES];
-	uint64_t latency_limit_ns;	/* SIP_NO_LIMIT when unconstrained */
-	uint64_t tick_ns;		/* 0 when unknown */
-};
 
 enum sip_ev_type {
 	SIP_EV_IDLE,		/* power:cpu_idle (enter or exit) */
@@ -277,24 +260,5 @@ double sip_energy_uj(const struct sip_platform *plat, int state,
 int sip_dist_compute(const struct sip_samples *s, struct sip_dist *d);
 int sip_pred_source(const struct sip_event *ev, bool *derived);
 bool sip_same_bucket(uint64_t predicted_ns, uint64_t actual_ns);
-
-/* platform.c */
-int sip_platform_load(const char *path, struct sip_platform *plat,
-		      char *err, size_t errlen);
-
-/* output modules */
-struct sip_output_opts {
-	bool color;	/* text: the output is a terminal */
-};
-
-struct sip_output {
-	const char *name;
-	void (*emit)(const struct sip_report *r, FILE *f,
-		     const struct sip_output_opts *o);
-};
-
-extern const struct sip_output sip_output_text;
-extern const struct sip_output sip_output_csv;
-extern const struct sip_output sip_output_json;
 
 #endif /* SIP_MODEL_H */

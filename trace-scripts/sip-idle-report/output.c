@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "model.h"
+#include "output.h"
 
 static double pct(uint64_t part, uint64_t whole)
 {

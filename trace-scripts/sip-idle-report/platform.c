@@ -16,10 +16,11 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "platform.h"
 
 static int parse_u64(const char *s, uint64_t *v)
 {

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SIP_READER_H
-#define SIP_READER_H
+/*
+ * sip-idle-report: reading a trace.dat into the model safely (sandbox.c):
+ * the trace libraries decode the file in a child process with CPU-time,
+ * memory and record limits, and this process only runs the model.
+ */
+#ifndef SIP_SANDBOX_H
+#define SIP_SANDBOX_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "model.h"
 
@@ -19,4 +24,4 @@ struct sip_read_opts {
 int sip_read_trace(const char *path, struct sip_model *m,
 		   const struct sip_read_opts *o, char *err, size_t errlen);
 
-#endif /* SIP_READER_H */
+#endif /* SIP_SANDBOX_H */
