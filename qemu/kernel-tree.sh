@@ -52,7 +52,11 @@ echo "linux-source-6.1 $pkgver (kernel $kver)" | tee "$cache/linux.version" "$ca
 # The patched tree is re-made only when the series changed, so an unchanged
 # series costs nothing and leaves file times (and so the build) alone.
 patches=$(grep -v -e '^#' -e '^[[:space:]]*$' "$series/series" 2>/dev/null | awk '{print $1}' || true)
-sum=$( (echo "$pkgver"; for p in $patches; do sha1sum "$series/$p" 2>/dev/null || echo "missing $p"; done) | sha1sum | cut -d' ' -f1)
+# The sum covers the patches' names and contents, not where the checkout is:
+# every clone of the same series shares one tree and its objects.
+sum=$( (echo "$pkgver"; for p in $patches; do
+	echo "$p $(sha1sum < "$series/$p" 2>/dev/null || echo missing)"
+done) | sha1sum | cut -d' ' -f1)
 
 if [ ! -d "$wt" ]; then
 	git -C "$src" worktree prune
