@@ -15,7 +15,7 @@ FRESH_CCACHE  ?=
 
 HELP += \
 	"fresh-root-test debootstrap a Debian 12 root with only make in it, run make FRESH_TARGETS there by chroot (TAP)" \
-	"             [FRESH_TARGETS='run' ('run test': both)] [FRESH_ROOT=$(FRESH_ROOT)] [FRESH_CCACHE=dir]"
+	"             [FRESH_TARGETS='run' ('run test': both; 'bench,QUICK=1': make bench QUICK=1)] [FRESH_ROOT=$(FRESH_ROOT)] [FRESH_CCACHE=dir]"
 
 .PHONY: fresh-root-test
 

@@ -9,7 +9,7 @@
 # fresh-root-test` runs it (not part of make test: it downloads every
 # package of qemu/deps.sh and builds both kernels).
 #
-# usage: fresh-root.sh [-k] <root> <target>...
+# usage: fresh-root.sh [-k] <root> <target>[,VAR=value...]...
 #	-k	reuse <root> when it holds a system (default: made again)
 #
 # Environment: FRESH_MIRROR (default http://deb.debian.org/debian);
@@ -121,13 +121,17 @@ step $rc "the checkout in $root/src, /dev /proc /sys mounted${ccache:+, ccache $
 [ $rc = 0 ] || { echo "Bail out! cannot prepare the root"; exit 1; }
 
 # 3. The targets, in order, as a newcomer types them
+# A step may carry variables after commas: "bench,QUICK=1" is
+# `make bench QUICK=1`, logged in bench-QUICK=1.log.
 for target in "$@"; do
 	s=$(date +%s)
+	IFS=, read -ra words <<< "$target"
+	name=${target//,/-}
 	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		${ccache:+CCACHE_DIR=/ccache} \
-		make -C /src --no-print-directory "$target" > "$log/$target.log" 2>&1
+		make -C /src --no-print-directory "${words[@]}" > "$log/$name.log" 2>&1
 	rc=$?
-	step $rc "make $target in the fresh root" "$s"
-	[ $rc = 0 ] || tail -15 "$log/$target.log" | sed 's/^/# /'
+	step $rc "make ${words[*]} in the fresh root" "$s"
+	[ $rc = 0 ] || tail -15 "$log/$name.log" | sed 's/^/# /'
 done
