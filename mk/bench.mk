@@ -30,15 +30,21 @@ BENCH_POLICIES     ?= $(shell awk -F'\t' '$$1 == "policy" { print $$2 }' $(BENCH
 # Boots at once in virtual time (design/bench.md); real time runs one.
 BENCH_JOBS         ?= $(shell nproc)
 BENCH_OUT          ?= results
+BUCKET_DISKS       ?= $(call bench_setting,bucket-disks)
+BUCKET_READS       ?= $(call bench_setting,bucket-reads)
+BUCKET_OUT         ?= results/bucket
 
 HELP += \
 	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
 	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=$(BENCH_REPS)] [BENCH_SECONDS=$(BENCH_SECONDS)]" \
 	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='$(BENCH_POLICIES)']" \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
-	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]"
+	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
+	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
+	"             profile, per task (IO waits) and per device (requests): $(BUCKET_OUT)/table.md" \
+	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [KERNEL=patched]"
 
-.PHONY: bench
+.PHONY: bench bucket-table
 
 bench: $(REPORT)
 	@[ -f $(SIP_CACHE)/base/obj/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel
@@ -47,3 +53,14 @@ bench: $(REPORT)
 		BENCH_COST_SECONDS='$(BENCH_COST_SECONDS)' BENCH_WORKLOADS='$(BENCH_WORKLOADS)' \
 		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_JOBS='$(BENCH_JOBS)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
 		./trace-scripts/bench/bench.sh
+
+# One boot: bucket-guest.sh traces one reader per disk, the host replays
+# the predictor at each width (design/io-latency.md, "The bucket table").
+bucket-table: deps
+	@k=$${KERNEL:-patched}; [ -f $(SIP_CACHE)/$$k/obj/arch/x86/boot/bzImage ] || \
+		$(MAKE) --no-print-directory kernel-$$k
+	@KERNEL=$${KERNEL:-patched} DISKS='$(BUCKET_DISKS)' RESULTS=$(BUCKET_OUT) TIMEOUT=900 \
+		CMD='sh /sip/trace-scripts/guest/bucket-guest.sh $(BUCKET_READS)' ./qemu/boot.sh
+	@./trace-scripts/bench/bucket-table.py $(BUCKET_OUT)/bucket --json $(BUCKET_OUT)/table.json \
+		> $(BUCKET_OUT)/table.md
+	@cat $(BUCKET_OUT)/table.md

@@ -89,6 +89,9 @@ copy_with_libs() {
 	done
 }
 copy_with_libs /usr/bin/trace-cmd /usr/bin/trace-cmd
+# mke2fs (busybox has none for ext4): an ext4 with its journal on an
+# emulated disk, for the workloads that write through a file system.
+copy_with_libs /usr/sbin/mke2fs /usr/sbin/mke2fs
 [ -x "$cpp/cpupower" ] && copy_with_libs "$cpp/cpupower" /usr/bin/cpupower
 for c in "$tools"/*; do
 	[ -x "$c" ] && cp "$c" "$stage/usr/bin/"

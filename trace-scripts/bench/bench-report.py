@@ -26,6 +26,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bucketpred import BUCKET_WIDTHS_US, KERNEL_BUCKET_US, read_waits, replay  # noqa: E402
+
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench.tsv")
 
 
@@ -51,10 +54,7 @@ METRICS = ["correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
 # the first is called once per idle entry
 COST_FUNCS = {p: f[2].split() for p, f in BENCH["policy"].items()}
 COST_ENTRY = {p: f[0] for p, f in COST_FUNCS.items()}
-# the replay of the series' bucket predictor (kernel/sched/io_latency.c)
-NR_BUCKETS, SUCCESSIVE, HITS_MAX, AVG_SHIFT = 8, 5, 64, 3
-BUCKET_WIDTHS_US = [100, 200, 500, 1000]
-KERNEL_BUCKET_US = 200
+# the replay of the series' bucket predictor: bucketpred.py
 
 
 def fail(msg):
@@ -232,95 +232,6 @@ def cost_per_entry(pol, funcs):
         return None
     total = sum(funcs[f]["calls"] * funcs[f]["mean_ns"] for f in COST_FUNCS[pol] if f in funcs)
     return total / entry["calls"]
-
-
-# --- bucket predictor replay --------------------------------------------
-class Pred:
-    """Userspace copy of struct io_latency_pred and its two functions."""
-
-    def __init__(self, width_ns):
-        self.w = width_ns
-        self.b = []  # dicts avg, index, hits, age, in list order
-        self.run_index = 0
-        self.run_len = 0
-
-    def predict(self):
-        if not self.b:
-            return 0
-        best = 0
-        for pos in range(1, len(self.b)):
-            if self.b[pos]["hits"] * (2 * best + 1) > self.b[best]["hits"] * (2 * pos + 1):
-                best = pos
-        return self.b[best]["avg"]
-
-    def move(self, frm, to):
-        b = self.b.pop(frm)
-        self.b.insert(to, b)
-
-    def learn(self, lat):
-        index = lat // self.w
-        for b in self.b:
-            b["age"] = min(b["age"] + 1, 255)
-        pos = next((i for i, b in enumerate(self.b) if b["index"] == index), None)
-        if pos is None:
-            if len(self.b) == NR_BUCKETS:
-                victim = 0
-                for i in range(1, len(self.b)):
-                    if self.b[i]["age"] >= self.b[victim]["age"]:
-                        victim = i
-                self.move(victim, NR_BUCKETS - 1)
-                pos = NR_BUCKETS - 1
-                self.b[pos] = {"avg": lat, "index": index, "hits": 0, "age": 0}
-            else:
-                self.b.append({"avg": lat, "index": index, "hits": 0, "age": 0})
-                pos = len(self.b) - 1
-        else:
-            b = self.b[pos]
-            b["avg"] += (lat - b["avg"]) >> AVG_SHIFT  # arithmetic shift, as s64 >>
-        b = self.b[pos]
-        b["age"] = 0
-        b["hits"] += 1
-        if b["hits"] == HITS_MAX:
-            for x in self.b:
-                x["hits"] >>= 1
-        if self.run_len and self.run_index == index:
-            self.run_len += 1
-        else:
-            self.run_index, self.run_len = index, 1
-        if self.run_len == SUCCESSIVE:
-            self.move(pos, 0)
-            self.run_len = 0
-
-
-IOL_RE = re.compile(r"^\s*(\S+)-(\d+)\s+\[\d+\].*io_latency_wait: cpu=\d+ "
-                    r"predicted_ns=(\d+) actual_ns=(\d+)")
-
-
-def read_waits(path):
-    """{pid: [(kernel predicted_ns, actual_ns), ...]} of sipwl's waits."""
-    seqs = {}
-    with open(path) as f:
-        for line in f:
-            m = IOL_RE.match(line)
-            if m and m.group(1) == "sipwl":
-                seqs.setdefault(m.group(2), []).append((int(m.group(3)), int(m.group(4))))
-    return seqs
-
-
-def replay(seqs, width_us):
-    """hits, predicted waits, agreement with the kernel's predictions."""
-    hits = preds = agree = 0
-    w = width_us * 1000
-    for seq in seqs.values():
-        p = Pred(w)
-        for kpred, actual in seq:
-            guess = p.predict()
-            if guess:
-                preds += 1
-                hits += guess // w == actual // w
-            agree += guess == kpred
-            p.learn(actual)
-    return hits, preds, agree
 
 
 def fmt(v, nd=1):

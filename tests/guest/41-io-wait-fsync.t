@@ -1,0 +1,79 @@
+#!/bin/sh
+# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms TIMEOUT=300
+# SPDX-License-Identifier: GPL-2.0
+#
+# Only the IO waits that a device ends are learnt (design/io-latency.md,
+# "What counts as an IO wait"). io_schedule() also brackets waits that
+# measure no device: mutex_lock_io(), blk-throttle, and the dirty page
+# throttling of balance_dirty_pages(), which sleeps in io_schedule_timeout()
+# until its timer. Buffered writes through ext4 on the 2 ms disk, with the
+# dirty limit at 256 KiB and an fsync at the end of each file, give both
+# kinds: the writer is throttled while it writes, then waits for its
+# writeback and the journal (jbd2) in fsync.
+#
+# From io_latency_wait (learnt = 1 when a block request completion ended
+# the wait), per writer process (a new task, so it starts with nothing
+# learnt):
+#  - the field exists (the kernel before this rule learnt every wait);
+#  - some waits of the writers were not ended by a device (throttling);
+#  - some were, and the predictor learnt from them;
+#  - no wait of a writer was predicted before its first learnt wait: the
+#    throttling sleeps before it taught nothing (before this rule a 4 ms
+#    throttle sleep was predicted for the next wait).
+. /sip/tests/lib/tap.sh
+T=/sys/kernel/tracing
+EV=$T/events/io_latency/io_latency_wait
+FILES=8
+plan 5
+if [ ! -d "$EV" ]; then
+	skip_n 5 "io wait rule" "no io_latency_wait tracepoint on $SIP_KERNEL"
+	exit 0
+fi
+
+grep -q 'field:int learnt' $EV/format
+ok $? "io_latency_wait reports whether the wait was learnt"
+
+mkdir -p /mnt
+if ! mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
+	/dev/emud0 16384 > /tmp/mkfs.log 2>&1 ||
+	! mount -t ext4 /dev/emud0 /mnt 2>> /tmp/mkfs.log; then
+	fail "ext4 on the 2 ms disk" "$(cat /tmp/mkfs.log)"
+	skip_n 3 "io wait rule" "no file system"
+	exit 0
+fi
+pass "ext4 with its journal on the 2 ms disk"
+
+echo 262144 > /proc/sys/vm/dirty_bytes
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $EV/enable
+echo 1 > $T/tracing_on
+i=0
+while [ $i -lt $FILES ]; do
+	dd if=/dev/zero of=/mnt/f$i bs=64k count=64 conv=fsync 2> /dev/null
+	i=$((i + 1))
+done
+echo 0 > $T/tracing_on
+echo 0 > $EV/enable
+umount /mnt
+
+# "task predicted actual learnt" for the writers' waits, in trace order.
+sed -n 's/^ *\(dd-[0-9]*\) .*predicted_ns=\([0-9]*\) actual_ns=\([0-9]*\) learnt=\([01]\).*/\1 \2 \3 \4/p' \
+	$T/trace > /tmp/waits
+awk '
+	{ n++
+	  if (!seen[$1] && $2 > 0) { bad++; if (!ex) ex = $0 }
+	  if ($4) { l++; seen[$1] = 1 } else { u++; if (!seen[$1]) before++ } }
+	END {
+		printf "# %d waits of the writers: %d learnt, %d not (%d of them before the first learnt wait of their task)\n", n, l, u, before
+		printf "%d\twaits not ended by a device: %d (dirty throttling)\n", !(u > 0), u
+		printf "%d\twaits ended by a block request completion and learnt: %d\n", !(l > 0), l
+		printf "%d\tno wait predicted before the first learnt one of its task (%d such predictions%s)\n", !(bad == 0 && before > 0), bad, (ex ? ", first: " ex : "")
+	}' /tmp/waits > /tmp/verdicts
+tab=$(printf '\t')
+while IFS=$tab read -r st desc; do
+	case "$st" in
+	'#'*) echo "$st" ;;
+	*) ok "$st" "$desc" ;;
+	esac
+done < /tmp/verdicts
