@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 scratch
 W=$tmp/sipwl
-plan 9
+plan 10
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$W" tests/workloads/sipwl.c -lm 2> "$tmp/cc.err"
 rc=$?
@@ -52,14 +52,22 @@ remote-wakeup 2000|late
 timer 1000|late
 EOF
 
-# 8: a bad argument: status 2, one line naming it, no result line
+# 8: io-fsync on the host's /tmp file system: buffered writes and fsync
+mkdir -p "$tmp/fs"
+line=$("$W" -s 1 -t 1 io-fsync "$tmp/fs" 64 2> "$tmp/err")
+rc=$?
+[ $rc = 0 ] && case "$line" in "sipwl io-fsync ops="*" unit=ops/s") true ;; *) false ;; esac &&
+	[ "$(sed -n 's/.* ops=\([0-9]*\) .*/\1/p' <<< "$line")" -gt 0 ] && [ -z "$(ls "$tmp/fs")" ]
+ok $? "sipwl -t 1 io-fsync DIR 64: $line, its file removed$(head -c 200 "$tmp/err")"
+
+# 9: a bad argument: status 2, one line naming it, no result line
 "$W" -t 1 prodcons 0 2000 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
 	grep -q "BURST must be 1\.\.[0-9]*, not '0'" "$tmp/err"
 ok $? "prodcons BURST=0: status $rc, $(cat "$tmp/err")"
 
-# 9: the bench table's workloads, as make bench lists them, against
+# 10: the bench table's workloads, as make bench lists them, against
 # sipwl's usage
 . trace-scripts/bench/bench-table.sh
 wls=$(printf 'include mk/bench.mk\nsipwl-t-list:\n\t@echo $(BENCH_WORKLOADS_FULL) $(BENCH_WORKLOADS_QUICK)\n' |

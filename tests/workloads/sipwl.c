@@ -12,6 +12,11 @@
  *   io-alt DEV DEV...          one task reading the devices in turn
  *   io-think DEV MAX_THINK_US  one task: a read, then a uniformly random
  *                              sleep of 0..MAX_THINK_US
+ *   io-fsync DIR WRITE_KB      one task: a buffered write of WRITE_KB at a
+ *                              random aligned offset of a 16 MiB file in DIR
+ *                              (a file system: ext4 in the bench), then
+ *                              fsync(), which waits for the writeback and
+ *                              the journal
  *   pingpong                   two tasks on CPU 0 and CPU 1 passing a byte
  *                              through two pipes
  *   remote-wakeup MAX_GAP_US   a task on CPU 0 wakes a task blocked on CPU 1
@@ -116,7 +121,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: sipwl [-s SEED] [-t SECONDS] [-l FILE] WORKLOAD [ARGS]\n"
 		"  timer PERIOD_US | timer-jitter MIN_US MAX_US | io DEV... |\n"
-		"  io-alt DEV DEV... | io-think DEV MAX_THINK_US | pingpong |\n"
+		"  io-alt DEV DEV... | io-think DEV MAX_THINK_US | io-fsync DIR WRITE_KB |\n"
+		"  pingpong |\n"
 		"  remote-wakeup MAX_GAP_US | futex-pingpong | sock-rr MAX_THINK_US |\n"
 		"  prodcons BURST MAX_GAP_US | mix MAX_GAP_US PERIOD_US | idle\n");
 	exit(2);
@@ -323,6 +329,49 @@ static int run_io(const char *name, char **devs, int ndev, int alt, long think_u
 	return 0;
 }
 
+#define FSYNC_SPAN	(16L * 1024 * 1024)
+
+/*
+ * io-fsync: buffered writes made durable one at a time, as a database or a
+ * mail server does. fsync() waits for the data's writeback and, for the
+ * metadata (block allocation on the first writes, mtime), for a commit of
+ * the journal, so the task's IO waits mix device completions with waits
+ * that no device ends (jbd2, dirty throttling).
+ */
+static int run_fsync(const char *dir, long write_kb)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops = 0;
+	size_t len = (size_t)write_kb * 1024;
+	char path[4096];
+	char *buf;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sipwl-fsync.dat", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "sipwl: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	buf = malloc(len);
+	if (!buf)
+		die("malloc");
+	memset(buf, 0x5a, len);
+	while (now_ns() < end) {
+		off_t off = (off_t)rnd_range(0, FSYNC_SPAN / len - 1) * len;
+
+		if (pwrite(fd, buf, len, off) != (ssize_t)len)
+			die("pwrite");
+		if (fsync(fd))
+			die("fsync");
+		ops++;
+	}
+	close(fd);
+	unlink(path);
+	free(buf);
+	report("io-fsync", ops, t0, "ops/s", NULL, NULL);
+	return 0;
+}
+
 static int run_pingpong(void)
 {
 	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops = 0;
@@ -520,6 +569,8 @@ int main(int argc, char **argv)
 	if (!strcmp(w, "io-think") && argc == 2)
 		return run_io("io-think", argv, 1, 0,
 			      num_arg(argv[1], 0, 10000000, "MAX_THINK_US"));
+	if (!strcmp(w, "io-fsync") && argc == 2)
+		return run_fsync(argv[0], num_arg(argv[1], 4, FSYNC_SPAN / 1024, "WRITE_KB"));
 	if (!strcmp(w, "pingpong") && argc == 0)
 		return run_pingpong();
 	if (!strcmp(w, "remote-wakeup") && argc == 1)
