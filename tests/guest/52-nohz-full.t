@@ -17,7 +17,7 @@
 . /sip/tests/lib/tap.sh
 T=/sys/kernel/tracing
 C=/sys/devices/system/cpu
-EV=$T/events/sched/sched_idle_predict
+EV=$(ls -d $T/events/*/sched_idle_predict 2>/dev/null | head -1)
 READS=300
 plan 3
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
