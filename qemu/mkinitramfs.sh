@@ -89,9 +89,11 @@ copy_with_libs() {
 	done
 }
 copy_with_libs /usr/bin/trace-cmd /usr/bin/trace-cmd
-# mke2fs (busybox has none for ext4): an ext4 with its journal on an
-# emulated disk, for the workloads that write through a file system.
+# mke2fs with its configuration (busybox's own applet has no ext4, so the
+# guest calls /usr/sbin/mke2fs): an ext4 with its journal on an emulated
+# disk, for the workloads that write through a file system.
 copy_with_libs /usr/sbin/mke2fs /usr/sbin/mke2fs
+cp /etc/mke2fs.conf "$stage/etc/mke2fs.conf" 2>/dev/null || true
 [ -x "$cpp/cpupower" ] && copy_with_libs "$cpp/cpupower" /usr/bin/cpupower
 for c in "$tools"/*; do
 	[ -x "$c" ] && cp "$c" "$stage/usr/bin/"

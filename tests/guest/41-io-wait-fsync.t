@@ -34,7 +34,7 @@ grep -q 'field:int learnt' $EV/format
 ok $? "io_latency_wait reports whether the wait was learnt"
 
 mkdir -p /mnt
-if ! mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
+if ! /usr/sbin/mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
 	/dev/emud0 16384 > /tmp/mkfs.log 2>&1 ||
 	! mount -t ext4 /dev/emud0 /mnt 2>> /tmp/mkfs.log; then
 	fail "ext4 on the 2 ms disk" "$(cat /tmp/mkfs.log)"

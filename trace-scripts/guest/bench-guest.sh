@@ -79,7 +79,7 @@ for w in "$@"; do
 		esac
 		grep -q " $a " /proc/mounts && continue
 		mkdir -p "$a"
-		mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
+		/usr/sbin/mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
 			"/dev/${a#/mnt/}" 16384 > /tmp/mkfs.log 2>&1 &&
 			mount -t ext4 "/dev/${a#/mnt/}" "$a" 2>> /tmp/mkfs.log ||
 			{ cat /tmp/mkfs.log >&2; die "$w: no ext4 on /dev/${a#/mnt/}"; }
