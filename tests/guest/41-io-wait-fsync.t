@@ -66,7 +66,7 @@ awk '
 	  if ($4) { l++; seen[$1] = 1 } else { u++; if (!seen[$1]) before++ } }
 	END {
 		printf "# %d waits of the writers: %d learnt, %d not (%d of them before the first learnt wait of their task)\n", n, l, u, before
-		printf "%d\twaits not ended by a device: %d (dirty throttling)\n", !(u > 0), u
+		printf "%d\twaits not learnt (no completion section ended them: throttling, jbd2, deferred end-io): %d\n", !(u > 0), u
 		printf "%d\twaits ended by a block request completion and learnt: %d\n", !(l > 0), l
 		printf "%d\tno wait predicted before the first learnt one of its task (%d such predictions%s)\n", !(bad == 0 && before > 0), bad, (ex ? ", first: " ex : "")
 	}' /tmp/waits > /tmp/verdicts
