@@ -33,6 +33,7 @@ BENCH_OUT          ?= results
 BUCKET_DISKS       ?= $(call bench_setting,bucket-disks)
 BUCKET_READS       ?= $(call bench_setting,bucket-reads)
 BUCKET_OUT         ?= results/bucket
+BUCKET_KERNEL      ?= patched
 
 HELP += \
 	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
@@ -42,7 +43,7 @@ HELP += \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
 	"             profile, per task (IO waits) and per device (requests): $(BUCKET_OUT)/table.md" \
-	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [KERNEL=patched]"
+	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [BUCKET_KERNEL=$(BUCKET_KERNEL)|base]"
 
 .PHONY: bench bucket-table
 
@@ -57,9 +58,9 @@ bench: $(REPORT)
 # One boot: bucket-guest.sh traces one reader per disk, the host replays
 # the predictor at each width (design/io-latency.md, "The bucket table").
 bucket-table: deps
-	@k=$${KERNEL:-patched}; [ -f $(SIP_CACHE)/$$k/obj/arch/x86/boot/bzImage ] || \
-		$(MAKE) --no-print-directory kernel-$$k
-	@KERNEL=$${KERNEL:-patched} DISKS='$(BUCKET_DISKS)' RESULTS=$(BUCKET_OUT) TIMEOUT=900 \
+	@[ -f $(SIP_CACHE)/$(BUCKET_KERNEL)/obj/arch/x86/boot/bzImage ] || \
+		$(MAKE) --no-print-directory kernel-$(BUCKET_KERNEL)
+	@KERNEL=$(BUCKET_KERNEL) DISKS='$(BUCKET_DISKS)' RESULTS=$(BUCKET_OUT) TIMEOUT=900 \
 		CMD='sh /sip/trace-scripts/guest/bucket-guest.sh $(BUCKET_READS)' ./qemu/boot.sh
 	@./trace-scripts/bench/bucket-table.py $(BUCKET_OUT)/bucket --json $(BUCKET_OUT)/table.json \
 		> $(BUCKET_OUT)/table.md
