@@ -74,13 +74,7 @@ check_disk() {
 			printf "%d\t%s: hit rate %.1f%%, predicting the last wait %.1f%%: %d waits hit only by the buckets, %d only by the last wait (worse beyond chance when %d - %d > 3 * sqrt(%d))\n", !(c - b <= 0 || (c - b) * (c - b) <= 9 * (b + c)), label, pct, lpct, b, c, c, b, b + c
 			printf "%d\t%s: hit rate %.1f%% within %d points of the best fixed prediction (%.1f%%)\n", !(pct >= opt - margin), label, pct, margin, opt
 		}' /tmp/waits > /tmp/verdicts
-	tab=$(printf '\t')
-	while IFS=$tab read -r st desc; do
-		case "$st" in
-		'#'*) echo "$st" ;;
-		*) ok "$st" "$desc" ;;
-		esac
-	done < /tmp/verdicts
+	ok_verdicts /tmp/verdicts
 }
 
 check_disk /dev/emud0 "2ms disk"

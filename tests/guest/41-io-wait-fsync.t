@@ -70,10 +70,4 @@ awk '
 		printf "%d\twaits ended by a block request completion and learnt: %d\n", !(l > 0), l
 		printf "%d\tno wait predicted before the first learnt one of its task (%d such predictions%s)\n", !(bad == 0 && before > 0), bad, (ex ? ", first: " ex : "")
 	}' /tmp/waits > /tmp/verdicts
-tab=$(printf '\t')
-while IFS=$tab read -r st desc; do
-	case "$st" in
-	'#'*) echo "$st" ;;
-	*) ok "$st" "$desc" ;;
-	esac
-done < /tmp/verdicts
+ok_verdicts /tmp/verdicts

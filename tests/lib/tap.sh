@@ -19,6 +19,9 @@
 #	skip_all REASON          the empty plan with a SKIP directive, and exit 0
 #	diag TEXT...             a "# " line
 #	diag_lines               its input as "# " lines (cmd | diag_lines)
+#	ok_verdicts FILE         one test line per "STATUS<TAB>DESC" line of
+#	                         FILE (as ok), "#..." lines passed through (a
+#	                         test's awk writes its verdicts there)
 #	bail TEXT                "Bail out!" and exit 1
 #
 # tap_n is the number of the last line printed, tap_failed the number of
@@ -32,6 +35,16 @@ plan() { echo "1..$1"; }
 diag() { echo "# $*"; }
 
 diag_lines() { sed 's/^/# /'; }
+
+ok_verdicts() {
+	tap_tab=$(printf '\t')
+	while IFS=$tap_tab read -r tap_st tap_desc; do
+		case "$tap_st" in
+		'#'*) echo "$tap_st" ;;
+		*) ok "$tap_st" "$tap_desc" ;;
+		esac
+	done < "$1"
+}
 
 pass() {
 	tap_n=$((tap_n + 1))
