@@ -37,10 +37,7 @@ fi
 grep -q 'field:int learnt' $EV/format && grep -q 'field:int wake' $EV/format
 ok $? "io_latency_wait reports whether the wait was learnt and how it ended"
 
-mkdir -p /mnt
-if ! /usr/sbin/mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
-	/dev/emud0 16384 > /tmp/mkfs.log 2>&1 ||
-	! mount -t ext4 /dev/emud0 /mnt 2>> /tmp/mkfs.log; then
+if ! /sip/trace-scripts/guest/mkext4.sh /dev/emud0 /mnt 2> /tmp/mkfs.log; then
 	fail "ext4 on the 2 ms disk" "$(cat /tmp/mkfs.log)"
 	skip_n 3 "io wait rule" "no file system"
 	exit 0

@@ -68,9 +68,7 @@ echo "bench-guest: kernel $SIP_KERNEL policy $gov seed $seed ${secs}s: $*"
 	echo "platform ${SIP_PLATFORM:-unknown}"
 } > "$out/bench-boot.txt"
 
-# /mnt/emudN in a workload's arguments: an ext4 on /dev/emudN, 64 MiB with
-# a 4 MiB journal, its tables written now rather than by a background
-# thread during the measurement.
+# /mnt/emudN in a workload's arguments: an ext4 on /dev/emudN (mkext4.sh).
 for w in "$@"; do
 	for a in $(wl_args "$w"); do
 		case "$a" in
@@ -78,11 +76,8 @@ for w in "$@"; do
 		*) continue ;;
 		esac
 		grep -q " $a " /proc/mounts && continue
-		mkdir -p "$a"
-		/usr/sbin/mke2fs -t ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
-			"/dev/${a#/mnt/}" 16384 > /tmp/mkfs.log 2>&1 &&
-			mount -t ext4 "/dev/${a#/mnt/}" "$a" 2>> /tmp/mkfs.log ||
-			{ cat /tmp/mkfs.log >&2; die "$w: no ext4 on /dev/${a#/mnt/}"; }
+		"$here/mkext4.sh" "/dev/${a#/mnt/}" "$a" ||
+			die "$w: no ext4 on /dev/${a#/mnt/}"
 	done
 done
 
