@@ -65,9 +65,10 @@ awk '
 	{ n++
 	  if (!seen[$1] && $2 > 0) { bad++; if (!ex) ex = $0 }
 	  if ($5 == "none") { none++; if ($4) nonel++ } else { woken++; if ($4) wl++ }
+	  if ($5 == "completion") bycomp++
 	  if ($4) seen[$1] = 1; else if (!seen[$1]) before++ }
 	END {
-		printf "# %d waits of the writers: %d ended by no wake-up (%d learnt), %d woken (%d learnt), %d not learnt before the first learnt wait of their task\n", n, none, nonel, woken, wl, before
+		printf "# %d waits of the writers: %d ended by no wake-up (%d learnt), %d woken (%d from within a completion; %d learnt), %d not learnt before the first learnt wait of their task\n", n, none, nonel, woken, bycomp, wl, before
 		printf "%d\twaits that no wake-up ended (throttling) are not learnt: %d of %d\n", !(none > 0 && nonel == 0), nonel, none
 		printf "%d\tat least 3 in 4 of the woken waits are learnt: %d of %d\n", !(woken > 0 && 4 * wl >= 3 * woken), wl, woken
 		printf "%d\tno wait predicted before the first learnt one of its task (%d such predictions%s)\n", !(bad == 0 && before > 0), bad, (ex ? ", first: " ex : "")
