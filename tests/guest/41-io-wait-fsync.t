@@ -13,11 +13,12 @@
 # workqueue, outside of the block layer's completion section.
 #
 # From io_latency_wait (learnt, and wake: none when no wake-up ended the
-# wait, completion when one came from within a block request completion,
-# other otherwise), per writer process (a new task, so it starts with
-# nothing learnt):
+# wait, timer when its timeout did, completion when a wake-up came from
+# within a block request completion, other otherwise), per writer process
+# (a new task, so it starts with nothing learnt):
 #  - the fields exist;
-#  - the waits that no wake-up ended (throttling) are never learnt;
+#  - the waits that no wake-up or their timer ended (throttling) are never
+#    learnt, and there are some;
 #  - the writer's woken waits are learnt: at least 3 in 4 of them (before
 #    the submitter rule, 2 of 132 waits were learnt: the deferred
 #    completions were not);
@@ -64,12 +65,13 @@ sed -n 's/^ *\(dd-[0-9]*\) .*predicted_ns=\([0-9]*\) actual_ns=\([0-9]*\) learnt
 awk '
 	{ n++
 	  if (!seen[$1] && $2 > 0) { bad++; if (!ex) ex = $0 }
-	  if ($5 == "none") { none++; if ($4) nonel++ } else { woken++; if ($4) wl++ }
+	  if ($5 == "none" || $5 == "timer") { none++; if ($4) nonel++ } else { woken++; if ($4) wl++ }
+	  if ($5 == "timer") bytimer++
 	  if ($5 == "completion") bycomp++
 	  if ($4) seen[$1] = 1; else if (!seen[$1]) before++ }
 	END {
-		printf "# %d waits of the writers: %d ended by no wake-up (%d learnt), %d woken (%d from within a completion; %d learnt), %d not learnt before the first learnt wait of their task\n", n, none, nonel, woken, bycomp, wl, before
-		printf "%d\twaits that no wake-up ended (throttling) are not learnt: %d of %d\n", !(none > 0 && nonel == 0), nonel, none
+		printf "# %d waits of the writers: %d ended by no wake-up or their timer (%d by the timer; %d learnt), %d woken (%d from within a completion; %d learnt), %d not learnt before the first learnt wait of their task\n", n, none, bytimer, nonel, woken, bycomp, wl, before
+		printf "%d\twaits that no wake-up or their timer ended (throttling) are not learnt: %d of %d\n", !(none > 0 && nonel == 0), nonel, none
 		printf "%d\tat least 3 in 4 of the woken waits are learnt: %d of %d\n", !(woken > 0 && 4 * wl >= 3 * woken), wl, woken
 		printf "%d\tno wait predicted before the first learnt one of its task (%d such predictions%s)\n", !(bad == 0 && before > 0), bad, (ex ? ", first: " ex : "")
 	}' /tmp/waits > /tmp/verdicts
