@@ -42,7 +42,8 @@ HELP += \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
-	"             profile, per task (IO waits) and per device (requests): $(BUCKET_OUT)/table.md" \
+	"             profile, per task (IO waits) and per device (requests), and the kernel's own predictions" \
+	"             (booted with sched_io_latency=device): $(BUCKET_OUT)/table.md" \
 	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [BUCKET_KERNEL=$(BUCKET_KERNEL)|base]"
 
 .PHONY: bench bucket-table
@@ -61,6 +62,7 @@ bucket-table: deps
 	@[ -f $(SIP_CACHE)/$(BUCKET_KERNEL)/obj/arch/x86/boot/bzImage ] || \
 		$(MAKE) --no-print-directory kernel-$(BUCKET_KERNEL)
 	@KERNEL=$(BUCKET_KERNEL) DISKS='$(BUCKET_DISKS)' RESULTS=$(BUCKET_OUT) TIMEOUT=900 \
+		APPEND=sched_io_latency=device \
 		CMD='sh /sip/trace-scripts/guest/bucket-guest.sh $(BUCKET_READS)' ./qemu/boot.sh
 	@./trace-scripts/bench/bucket-table.py $(BUCKET_OUT)/bucket --json $(BUCKET_OUT)/table.json \
 		> $(BUCKET_OUT)/table.md

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 scratch
 W=$tmp/sipwl
-plan 10
+plan 11
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$W" tests/workloads/sipwl.c -lm 2> "$tmp/cc.err"
 rc=$?
@@ -66,6 +66,13 @@ rc=$?
 [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
 	grep -q "BURST must be 1\.\.[0-9]*, not '0'" "$tmp/err"
 ok $? "prodcons BURST=0: status $rc, $(cat "$tmp/err")"
+
+# 10: io-depth beyond its task limit, the same way, before opening the device
+"$W" -t 1 io-depth /nonexistent 17 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+	grep -q "TASKS must be 1\.\.16, not '17'" "$tmp/err"
+ok $? "io-depth TASKS=17: status $rc, $(cat "$tmp/err")"
 
 # 10: the bench table's workloads, as make bench lists them, against
 # sipwl's usage

@@ -10,6 +10,8 @@
  *   io DEV [DEV...]            one task per device, 4 KiB O_DIRECT preads,
  *                              one outstanding, random aligned offsets
  *   io-alt DEV DEV...          one task reading the devices in turn
+ *   io-depth DEV TASKS         TASKS tasks reading DEV as io does, so up to
+ *                              TASKS requests in flight (queue depth TASKS)
  *   io-think DEV MAX_THINK_US  one task: a read, then a uniformly random
  *                              sleep of 0..MAX_THINK_US
  *   io-fsync DIR WRITE_KB      one task: a buffered write of WRITE_KB at a
@@ -66,7 +68,7 @@
 
 #define BLOCK_SIZE	4096
 #define SPAN_BLOCKS	(64 * 1024 * 1024 / BLOCK_SIZE)
-#define MAX_DEVS	8
+#define MAX_DEVS	16
 #define MAX_SAMPLES	(1 << 20)
 #define MAX_BURST	1024
 
@@ -121,7 +123,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: sipwl [-s SEED] [-t SECONDS] [-l FILE] WORKLOAD [ARGS]\n"
 		"  timer PERIOD_US | timer-jitter MIN_US MAX_US | io DEV... |\n"
-		"  io-alt DEV DEV... | io-think DEV MAX_THINK_US | io-fsync DIR WRITE_KB |\n"
+		"  io-alt DEV DEV... | io-depth DEV TASKS | io-think DEV MAX_THINK_US |\n"
+		"  io-fsync DIR WRITE_KB |\n"
 		"  pingpong |\n"
 		"  remote-wakeup MAX_GAP_US | futex-pingpong | sock-rr MAX_THINK_US |\n"
 		"  prodcons BURST MAX_GAP_US | mix MAX_GAP_US PERIOD_US | idle\n");
@@ -566,6 +569,14 @@ int main(int argc, char **argv)
 		return run_io("io", argv, argc, 0, 0);
 	if (!strcmp(w, "io-alt") && argc >= 2 && argc <= MAX_DEVS)
 		return run_io("io-alt", argv, argc, 1, 0);
+	if (!strcmp(w, "io-depth") && argc == 2) {
+		char *devs[MAX_DEVS];
+		long i, n = num_arg(argv[1], 1, MAX_DEVS, "TASKS");
+
+		for (i = 0; i < n; i++)
+			devs[i] = argv[0];
+		return run_io("io-depth", devs, n, 0, 0);
+	}
 	if (!strcmp(w, "io-think") && argc == 2)
 		return run_io("io-think", argv, 1, 0,
 			      num_arg(argv[1], 0, 10000000, "MAX_THINK_US"));

@@ -15,7 +15,10 @@ width on two sequences of the same reads:
 A hit is a prediction in the bucket of the measured value; the first
 request of a sequence has no prediction and is not counted. "kernel" is
 the hit rate of the predictions the running kernel made (predicted_ns) at
-its 200 us, which the per-task replay at 200 us must reproduce.
+its 200 us, which the per-task replay at 200 us must reproduce; "kernel
+device" that of the predictions the kernel's per-device tracking made for
+each request (io_latency_request, booted with sched_io_latency=device),
+"-" when it was not on.
 Prints the table in markdown; --json FILE also writes it as JSON.
 """
 import argparse
@@ -52,6 +55,22 @@ def kernel_hits(seqs, width_us):
     return h, n
 
 
+REQ_RE = re.compile(r".*io_latency_request: dev=\S+ class=\d+ predicted_ns=(\d+) actual_ns=(\d+)")
+
+
+def kernel_device_hits(path, width_us):
+    """hits and predictions of the kernel's per-device predictor."""
+    w = width_us * 1000
+    h = n = 0
+    with open(path) as f:
+        for line in f:
+            m = REQ_RE.match(line)
+            if m and int(m.group(1)):
+                n += 1
+                h += int(m.group(1)) // w == int(m.group(2)) // w
+    return h, n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -82,6 +101,8 @@ def main():
             row["device"][str(wu)] = pct(h, n)
         h, n = kernel_hits(seqs, KERNEL_BUCKET_US)
         row["kernel_200"] = pct(h, n)
+        h, n = kernel_device_hits(f, KERNEL_BUCKET_US)
+        row["kernel_device_200"] = pct(h, n)
         if not row["requests"]:
             sys.exit(f"bucket-table: no block requests traced in {f}")
         rows.append(row)
@@ -89,14 +110,15 @@ def main():
     w = BUCKET_WIDTHS_US
     print("| disk | read p50 / p99 us | waits | requests | "
           + " | ".join(f"task {x} us" for x in w) + " | "
-          + " | ".join(f"device {x} us" for x in w) + " | kernel 200 us | RFD 200 us |")
-    print("|---|---|---|---|" + "---|" * (2 * len(w) + 2))
+          + " | ".join(f"device {x} us" for x in w) + " | kernel 200 us | kernel device 200 us | RFD 200 us |")
+    print("|---|---|---|---|" + "---|" * (2 * len(w) + 3))
     for r in rows:
         ref = RFD.get(r["disk"])
         print(f"| {r['disk']} | {r['read_p50_p99_us']} | {r['waits']} | {r['requests']} | "
               + " | ".join(fmt(r["task"][str(x)]) for x in w) + " | "
               + " | ".join(fmt(r["device"][str(x)]) for x in w) + " | "
-              + f"{fmt(r['kernel_200'])} | {f'{ref[1]} ({ref[0]})' if ref else '-'} |")
+              + f"{fmt(r['kernel_200'])} | {fmt(r['kernel_device_200'])} | "
+              + f"{f'{ref[1]} ({ref[0]})' if ref else '-'} |")
     if a.json:
         with open(a.json, "w") as jf:
             json.dump(rows, jf, indent=1)

@@ -7,8 +7,9 @@
 # For each disk of DISKS in turn (/dev/emud0, emud1, ... named by
 # SIP_DISKS): disklat reads it READS times (4 KiB O_DIRECT at random
 # offsets, one read outstanding) while io_latency:io_latency_wait (the
-# reader's IO waits, per task) and block:block_rq_issue/block_rq_complete
-# (the requests, per device) are traced. The trace text goes to
+# reader's IO waits, per task), block:block_rq_issue/block_rq_complete
+# (the requests, per device) and io_latency:io_latency_request (the
+# kernel's per-device predictions) are traced. The trace text goes to
 # /results/bucket/<index>-<disk>.txt, disklat's summary line to
 # /results/bucket/<index>-<disk>.lat. The host replays both
 # (trace-scripts/bench/bucket-table.py).
@@ -25,6 +26,10 @@ if [ -d $T/events/io_latency/io_latency_wait ]; then
 else
 	echo "bucket-guest: no io_latency_wait on this kernel: per-device only" >&2
 fi
+# The kernel's own per-device predictions, when booted with
+# sched_io_latency=device (make bucket-table does so).
+[ -d $T/events/io_latency/io_latency_request ] &&
+	events="$events io_latency/io_latency_request"
 
 # Large enough for READS reads: about 3 lines of 150 bytes per read.
 echo $(( (reads * 500 / 1024 + 1024) / $(grep -c ^processor /proc/cpuinfo) )) > $T/buffer_size_kb
