@@ -11,18 +11,17 @@ BENCH_TABLE := trace-scripts/bench/bench.tsv
 bench_setting = $(shell awk -F'\t' '$$1 == "setting" && $$2 == "$(1)" { print $$3 }' $(BENCH_TABLE))
 bench_names = $(shell awk -F'\t' '$$1 == "$(1)" && index("," $$3 ",", ",$(2),") { print $$2 }' $(BENCH_TABLE))
 
-BENCH_WORKLOADS_FULL  := $(call bench_names,workload,full)
-BENCH_WORKLOADS_QUICK := $(call bench_names,workload,quick)
-
+# BENCH_SET: the workloads of one set of the table (full, quick, io).
 ifeq ($(QUICK),1)
+BENCH_SET          ?= quick
 BENCH_REPS         ?= $(call bench_setting,reps-quick)
-BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_QUICK)
 BENCH_TIME_TARGET  ?= $(call bench_setting,time-target-quick)
 else
+BENCH_SET          ?= full
 BENCH_REPS         ?= $(call bench_setting,reps)
-BENCH_WORKLOADS    ?= $(BENCH_WORKLOADS_FULL)
 BENCH_TIME_TARGET  ?= $(call bench_setting,time-target)
 endif
+BENCH_WORKLOADS    ?= $(call bench_names,workload,$(BENCH_SET))
 BENCH_SECONDS      ?= $(call bench_setting,seconds)
 BENCH_SEED         ?= $(call bench_setting,seed)
 BENCH_COST_SECONDS ?= $(call bench_setting,cost-seconds)
@@ -36,9 +35,11 @@ BUCKET_OUT         ?= results/bucket
 BUCKET_KERNEL      ?= patched
 
 HELP += \
-	"bench        the series (sched) against menu, teo and ladder: results/bench.{md,json} + plots" \
+	"bench        the series (sched; sched_dev: IO latency per device) against menu, teo and ladder:" \
+	"             results/bench.{md,json} + plots" \
 	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=$(BENCH_REPS)] [BENCH_SECONDS=$(BENCH_SECONDS)]" \
-	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_WORKLOADS='io-fast ...'] [BENCH_POLICIES='$(BENCH_POLICIES)']" \
+	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_SET=full|quick|io] [BENCH_WORKLOADS='io-fast ...']" \
+	"             [BENCH_POLICIES='$(BENCH_POLICIES)']" \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \

@@ -74,11 +74,13 @@ rc=$?
 	grep -q "TASKS must be 1\.\.16, not '17'" "$tmp/err"
 ok $? "io-depth TASKS=17: status $rc, $(cat "$tmp/err")"
 
-# 10: the bench table's workloads, as make bench lists them, against
+# 11: the bench table's workloads, as make bench lists them, against
 # sipwl's usage
 . trace-scripts/bench/bench-table.sh
-wls=$(printf 'include mk/bench.mk\nsipwl-t-list:\n\t@echo $(BENCH_WORKLOADS_FULL) $(BENCH_WORKLOADS_QUICK)\n' |
-	make -s --no-print-directory -f - sipwl-t-list | tr " " "\n" | sort -u)
+wls=$(for set in full quick io; do
+	printf 'include mk/bench.mk\nsipwl-t-list:\n\t@echo $(BENCH_WORKLOADS)\n' |
+		make -s --no-print-directory -f - sipwl-t-list BENCH_SET=$set
+done | tr " " "\n" | sort -u)
 "$W" 2> "$tmp/usage"
 bad=
 for w in $wls; do

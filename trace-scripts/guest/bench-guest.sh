@@ -57,7 +57,21 @@ for d in $disks; do
 	n=$((n + 1))
 done
 
+# The policy this boot runs: the governor in use, and on the patched
+# kernel (whose files read "sched") the table's row whose command line this
+# boot has (sched_dev: sched_io_latency=device), if any.
 gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || echo sched)
+if [ "$gov" = sched ]; then
+	for p in $(bench_names policy); do
+		a=$(bench_field policy "$p" 4)
+		case "$a" in "" | - | cpuidle.governor=*) continue ;; esac
+		all=1
+		for word in $a; do
+			grep -qw -- "$word" /proc/cmdline || all=
+		done
+		[ -n "$all" ] && gov=$p
+	done
+fi
 echo "bench-guest: kernel $SIP_KERNEL policy $gov seed $seed ${secs}s: $*"
 {
 	echo "kernel $SIP_KERNEL"
