@@ -35,7 +35,7 @@ BUCKET_OUT         ?= results/bucket
 BUCKET_KERNEL      ?= patched
 
 HELP += \
-	"bench        the series (sched; sched_dev: IO latency per device) against menu, teo and ladder:" \
+	"bench        the series (sched; sched_task: IO latency per task) against menu, teo and ladder:" \
 	"             results/bench.{md,json} + plots" \
 	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=$(BENCH_REPS)] [BENCH_SECONDS=$(BENCH_SECONDS)]" \
 	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_SET=full|quick|io] [BENCH_WORKLOADS='io-fast ...']" \

@@ -1,10 +1,11 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms,100us TIMEOUT=300
+# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms,100us APPEND=sched_io_latency=task TIMEOUT=300
 # SPDX-License-Identifier: GPL-2.0
 #
 # The IO latency predictor on steady devices, from the io_latency_wait
 # tracepoint (predicted_ns, actual_ns of every wait) while disklat reads
-# one disk with O_DIRECT, one read at a time.
+# one disk with O_DIRECT, one read at a time, with the per-task tracking
+# (sched_io_latency=task; the default, per device, is 42-io-latency-device).
 #
 # A prediction is a hit when it is within one bucket (200 us) of the wait.
 # Under TCG the emulated disks jitter with the load of the host: a tenth

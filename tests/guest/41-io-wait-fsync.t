@@ -1,9 +1,10 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms TIMEOUT=300
+# sip-boot: KERNEL=patched PLATFORM=none SMP=2 DISKS=2ms APPEND=sched_io_latency=task TIMEOUT=300
 # SPDX-License-Identifier: GPL-2.0
 #
-# Only the IO waits that a device ends are learnt (design/io-latency.md,
-# "What counts as an IO wait"). io_schedule() also brackets waits that
+# Only the IO waits that a device ends are learnt by the per-task tracking
+# (sched_io_latency=task; design/io-latency.md, "What counts as an IO
+# wait"). io_schedule() also brackets waits that
 # measure no device: mutex_lock_io(), blk-throttle, and the dirty page
 # throttling of balance_dirty_pages(), which sleeps in io_schedule_timeout()
 # until its timer. Buffered writes through ext4 on the 2 ms disk, with the

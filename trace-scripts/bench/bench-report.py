@@ -46,6 +46,9 @@ def read_table(path=TABLE):
 
 BENCH = read_table()
 POLICIES = list(BENCH["policy"])
+# the policies of the patched kernel, "sched" (its defaults) first: each
+# gets its own table of targets
+PATCHED = ["sched"] + [p for p, f in BENCH["policy"].items() if f[0] == "patched" and p != "sched"]
 WORKLOADS = list(BENCH["workload"])
 METRICS = ["correct_pct", "too_deep_pct", "too_shallow_pct", "energy_vs_oracle",
            "wake_p50_us", "wake_p99_us", "throughput", "entries"]
@@ -249,7 +252,7 @@ def cell(m, nd=1):
 
 
 def targets(out, a, me="sched"):
-    """The project's targets for policy me (sched, sched_dev), each with its worst case."""
+    """The project's targets for policy me (sched or another patched one), each with its worst case."""
     W = out["workloads"]
     res = []
 
@@ -431,8 +434,9 @@ def main():
             break
 
     out["targets"] = targets(out, a)
-    if any("sched_dev" in p for p in out["workloads"].values()):
-        out["targets_sched_dev"] = targets(out, a, "sched_dev")
+    for p in PATCHED[1:]:
+        if any(p in d for d in out["workloads"].values()):
+            out["targets_" + p] = targets(out, a, p)
 
     os.makedirs(os.path.join(a.out, "bench"), exist_ok=True)
     with open(os.path.join(a.out, "bench.json"), "w") as f:
@@ -499,7 +503,7 @@ def main():
             L.append(f"| {w} | {row['200']['waits']} | "
                      + " | ".join(fmt(row[str(x)]["hit_pct"]) for x in BUCKET_WIDTHS_US)
                      + f" | {fmt(row.get('kernel_agreement_pct'))} |")
-    for me, key in (("sched", "targets"), ("sched_dev", "targets_sched_dev")):
+    for me, key in [("sched", "targets")] + [(p, "targets_" + p) for p in PATCHED[1:]]:
         if key not in out:
             continue
         L.append(f"\n## Targets ({me}, medians)\n")

@@ -59,7 +59,7 @@ done
 
 # The policy this boot runs: the governor in use, and on the patched
 # kernel (whose files read "sched") the table's row whose command line this
-# boot has (sched_dev: sched_io_latency=device), if any.
+# boot has (sched_task: sched_io_latency=task), if any.
 gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || echo sched)
 if [ "$gov" = sched ]; then
 	for p in $(bench_names policy); do
