@@ -25,7 +25,7 @@ BENCH_WORKLOADS    ?= $(call bench_names,workload,$(BENCH_SET))
 BENCH_SECONDS      ?= $(call bench_setting,seconds)
 BENCH_SEED         ?= $(call bench_setting,seed)
 BENCH_COST_SECONDS ?= $(call bench_setting,cost-seconds)
-BENCH_POLICIES     ?= $(shell awk -F'\t' '$$1 == "policy" { print $$2 }' $(BENCH_TABLE))
+BENCH_POLICIES     ?= $(or $(call bench_setting,policies-$(BENCH_SET)),$(shell awk -F'\t' '$$1 == "policy" { print $$2 }' $(BENCH_TABLE)))
 # Boots at once in virtual time (design/bench.md); real time runs one.
 BENCH_JOBS         ?= $(shell nproc)
 BENCH_OUT          ?= results
@@ -39,7 +39,7 @@ HELP += \
 	"             results/bench.{md,json} + plots" \
 	"             [PLATFORM=x86-client] [SMP=2] [QUICK=1] [BENCH_REPS=$(BENCH_REPS)] [BENCH_SECONDS=$(BENCH_SECONDS)]" \
 	"             [BENCH_SEED=$(BENCH_SEED)] [BENCH_SET=full|quick|io] [BENCH_WORKLOADS='io-fast ...']" \
-	"             [BENCH_POLICIES='$(BENCH_POLICIES)']" \
+	"             [BENCH_POLICIES='$(BENCH_POLICIES)': the set's policies-<set> row]" \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
