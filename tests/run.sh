@@ -81,7 +81,8 @@ for t in tests/guest/*.t; do
 	groups[$key]+="$name "
 done
 
-kunit_done=
+kunit_kernels=
+rm -f "$out"/kunit-*.cases
 for key in "${order[@]}"; do
 	kernels="base,patched" platform=x86-client smp=2 disks="" append="" to=300
 	for kv in $key; do
@@ -115,19 +116,45 @@ for key in "${order[@]}"; do
 			fi
 		done
 		[ "$brc" != 0 ] && [ -s "$res.err" ] && echo "# boot: $(tail -1 "$res.err")"
-		# KUnit suites run at every boot; parse them once per kernel.
-		case " $kunit_done " in *" $k "*) continue ;; esac
+		# KUnit suites run at every boot, each with that boot's command
+		# line (a case may skip in one mode and run in another): keep
+		# every boot's case lines, judged together below.
 		[ -f "$res/dmesg.log" ] || continue
-		kunit_done+=" $k"
-		sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.log" > "$out/kunit-$k.ktap"
-		if grep -qE '^ *# Subtest:' "$out/kunit-$k.ktap"; then
-			echo "# kunit ($k)"
-			grep -E '^    (not )?ok [0-9]+ ' "$out/kunit-$k.ktap" | sed 's/^    //' |
-				sed "s/^\(\(not \)\?ok [0-9]* \)/\1kunit\/$k: /" > "$out/kunit-$k.tap"
-			cat "$out/kunit-$k.tap"
-			count_tap "kunit/$k" "$out/kunit-$k.tap" 0
-		fi
+		sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.log" > "$res/kunit.ktap"
+		grep -qE '^ *# Subtest:' "$res/kunit.ktap" || continue
+		case " $kunit_kernels " in *" $k "*) ;; *) kunit_kernels+=" $k" ;; esac
+		grep -E '^    (not )?ok [0-9]+ ' "$res/kunit.ktap" >> "$out/kunit-$k.cases"
 	done
+done
+
+# 4. KUnit, once per kernel over all its boots: a case fails if it failed
+# in any boot, passes if it ran and passed in one, and is skipped only if
+# every boot skipped it.
+for k in $kunit_kernels; do
+	echo "# kunit ($k, $(grep -c . "$out/kunit-$k.cases") case results from every boot)"
+	awk -v k="$k" '
+	{
+		st = ($1 == "not") ? "fail" : "ok"
+		sub(/^ *(not )?ok [0-9]+ /, "")
+		name = $0; reason = ""
+		if (match(name, / # (SKIP|skip)/)) {
+			reason = substr(name, RSTART + 3); name = substr(name, 1, RSTART - 1)
+			if (st == "ok") st = "skip"
+		}
+		if (!(name in state)) { order[++n] = name; state[name] = st; why[name] = reason; next }
+		if (st == "fail" || state[name] == "fail") state[name] = "fail"
+		else if (st == "ok" || state[name] == "ok") state[name] = "ok"
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			nm = order[i]
+			if (state[nm] == "fail") printf "not ok %d kunit/%s: %s\n", i, k, nm
+			else if (state[nm] == "skip") printf "ok %d kunit/%s: %s # %s\n", i, k, nm, why[nm]
+			else printf "ok %d kunit/%s: %s\n", i, k, nm
+		}
+	}' "$out/kunit-$k.cases" > "$out/kunit-$k.tap"
+	cat "$out/kunit-$k.tap"
+	count_tap "kunit/$k" "$out/kunit-$k.tap" 0
 done
 
 progress "results in $out; skipped: $skip"
