@@ -10,7 +10,10 @@
 # disks and the decision functions of the policies are the bench's table
 # (trace-scripts/bench/bench.tsv): disks /dev/emud0 100 us (fast),
 # /dev/emud1 2 ms (slow), /dev/emud2 500 us (middle), /dev/emud3 0 (the
-# harness's own overhead). For each WORKLOAD, record.sh traces sipwl for
+# harness's own overhead), /dev/emud4-7 the nvme, sata-ssd, emmc and sd
+# profiles. The policy written to bench-boot.txt is what this boot runs
+# (the governor, or the table's row whose command line it has), which
+# the host compares with the one it asked for. For each WORKLOAD, record.sh traces sipwl for
 # SECONDS into DIR/WORKLOAD/ (trace.dat, platform.txt, workload.txt with
 # sipwl's result line, late.txt with its wake-up lateness samples).
 # On a kernel with the series' io_latency:io_latency_wait event, the IO
