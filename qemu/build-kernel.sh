@@ -4,6 +4,8 @@
 # Build one kernel out of tree with ccache.
 #
 # usage: build-kernel.sh [-u] <src> <objdir> <fragment>...
+# Environment: ARCH (default x86_64, the test bed's; check-series.sh builds
+# i386 too), JOBS (default: the number of CPUs).
 #
 # The configuration is "make tinyconfig" plus the fragments, then
 # olddefconfig. Like kunit.py, every option a fragment requests is checked
@@ -41,7 +43,7 @@ export CCACHE_BASEDIR=$cache
 export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 jobs=${JOBS:-$(nproc)}
-mk=(make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$jobs")
+mk=(make -s -C "$src" O="$obj" ARCH="${ARCH:-x86_64}" CC="ccache gcc" -j"$jobs")
 
 want=$( (cat "${frags[@]}"; [ -z "$undef_ok" ] || echo "# -u") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.sip-frags" 2>/dev/null)" != "$want" ]; then

@@ -56,12 +56,20 @@ configs=(
 		CONFIG_ACPI_PROCESSOR=n CONFIG_X86_INTEL_PSTATE=n CONFIG_SCHED_MC_PRIO=n"
 	"preempt CONFIG_PREEMPT=y CONFIG_DEBUG_KERNEL=y CONFIG_PROVE_LOCKING=y \
 		CONFIG_PROVE_RAW_LOCK_NESTING=y"
+	"i386 ARCH=i386 CONFIG_64BIT=n CONFIG_NO_HZ_FULL=n CONFIG_NO_HZ_IDLE=y"
 )
+# A word ARCH=<arch> of a row is not an option: the row is built for that
+# architecture (make ARCH=), x86_64 otherwise. The i386 row is Debian's 686
+# flavour in miniature: 32-bit, where a u64 is two words (64-bit cmpxchg,
+# divisions that need div_u64(), NSEC_PER_SEC products that overflow a
+# long) and where NO_HZ_FULL does not exist (it needs the context tracking
+# that x86 has on 64-bit only).
 # Quick mode (-q, make test) builds only these rows when -c names none:
 # "project" is the patched kernel that make test builds and boots anyway,
-# and "preempt" changes the preprocessed output of nearly every file
-# (PREEMPT, lockdep), a cold build of its own that would take make test past
-# its time; make check-series builds every row after every patch.
+# and "preempt" and "i386" change the preprocessed output of nearly every
+# file (PREEMPT and lockdep; 32-bit), each a cold build of its own that
+# would take make test past its time; make check-series builds every row
+# after every patch.
 quick_configs="haltpoll-m,no-io-latency,no-cpuidle"
 # PREEMPT_RT replaces CONFIG_PREEMPT=y in the preempt row when the tree
 # lets olddefconfig keep it. 6.1 does not: PREEMPT_RT depends on
@@ -96,13 +104,19 @@ done
 # The configurations to build, their names and their option lines.
 [ -n "$quick" ] && [ -z "$only" ] && only=$quick_configs
 names=()
-declare -A lines
+declare -A lines arch
 for row in "${configs[@]}"; do
 	read -r -a w <<< "$row"
 	c=${w[0]}
 	[ -z "$only" ] || [[ ",$only," == *",$c,"* ]] || continue
 	names+=("$c")
-	lines[$c]=${w[*]:1}
+	arch[$c]=x86_64 lines[$c]=
+	for l in "${w[@]:1}"; do
+		case "$l" in
+		ARCH=*) arch[$c]=${l#ARCH=} ;;
+		*) lines[$c]+="${lines[$c]:+ }$l" ;;
+		esac
+	done
 done
 for c in ${only//,/ }; do
 	[ -n "${lines[$c]+set}" ] || { echo "check-series: no configuration $c in the table" >&2; exit 2; }
@@ -227,7 +241,7 @@ build() {	# <patch> <configuration> <last: 0|1>
 	if [ -n "$undef" ]; then
 		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag_lines
 		fail "$p: build $c: configuration"
-	elif JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u "$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
+	elif ARCH=${arch[$c]} JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u "$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
 		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" >> "$tmp/unchecked"
 		pass "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
 	else
@@ -292,7 +306,7 @@ for c in "${names[@]}"; do
 	} > "$work/config/$c.config"
 done
 for c in "${names[@]}"; do
-	echo "# configuration $c: the project's + ${lines[$c]:-nothing}"
+	echo "# configuration $c: the project's + ${lines[$c]:-nothing} (ARCH=${arch[$c]})"
 done
 
 broken=
