@@ -33,7 +33,8 @@ record_mixed "$out" "" KERNEL=$kernel SMP=$smp PLATFORM=x86-client DISKS='100us 
 	[ -s $out/emu_idle-energy-after.txt ]
 ok $? "trace.dat, platform.txt and the platform's counters came back"
 
-read_window "$out"
+# --to-exit: the driver measures each period from its entry to its exit.
+read_window "$out" --to-exit
 csv() { awk -F, -v s="$1" -v c="$2" -v k="$3" -v m="$4" \
 	'$1 == s && $2 == c && ($3 == k || $4 == k) && $5 == m { print $6 }' $out/window.csv; }
 lost=$(csv run all "" lost_events)

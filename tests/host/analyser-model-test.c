@@ -230,6 +230,56 @@ static void test_periods(void)
 	sip_model_free(m);
 }
 
+/*
+ * A CPU that records an event inside its idle period was awake then: the
+ * period is judged to its first such event plus the state's exit latency.
+ * cpu 0, C1 (exit 2 us) from 0 to 400 us, an interrupt at 20 us, a block
+ * completion at 30 us: judged as 22 us, correct (C2 needs 200 us), energy
+ * 500 mW * 22 us + 5 uJ = 16 uJ; enter-to-exit, 400 us, it is too shallow.
+ * cpu 0, C2 (exit 50 us) from 1000 to 1340 us, an interrupt at 1300 us:
+ * 300 + 50 us is past the exit, the period keeps its 340 us. An event of
+ * cpu 1 inside cpu 0's period does not cut it. The residency stays
+ * enter-to-exit either way.
+ */
+static void woken_feed(struct sip_model *m)
+{
+	feed(m, idle(0, 0, 1));
+	feed(m, (struct sip_event){ .type = SIP_EV_IRQ, .ts_ns = 5000, .cpu = 1 });
+	feed(m, (struct sip_event){ .type = SIP_EV_IRQ, .ts_ns = 20000, .cpu = 0 });
+	feed(m, (struct sip_event){ .type = SIP_EV_RQ_COMPLETE, .ts_ns = 30000, .cpu = 0,
+				    .rq = { .dev = 1, .sector = 8 } });
+	feed(m, idle(400000, 0, SIP_IDLE_EXIT));
+	feed(m, idle(1000000, 0, 2));
+	feed(m, (struct sip_event){ .type = SIP_EV_IRQ, .ts_ns = 1300000, .cpu = 0 });
+	feed(m, idle(1340000, 0, SIP_IDLE_EXIT));
+}
+
+static void test_woken_inside(void)
+{
+	struct sip_platform p = ka();
+	struct sip_model *m = sip_model_new(&p);
+	const struct sip_report *r;
+
+	woken_feed(m);
+	r = sip_model_report(m);
+	CHECK_EQ(1, r->total.woken_inside, "one period cut at its first event inside");
+	CHECK_EQ(1, r->cpu[0].st[1].correct, "C1 woken at 20 us: judged as 22 us, correct");
+	CHECK_EQ(1, r->cpu[0].st[2].correct, "C2 woken 40 us before its exit: 340 us, correct");
+	CHECK_EQ(400000, r->cpu[0].st[1].residency_ns, "C1 residency: entry to exit, 400 us");
+	CHECK(fabs(r->cpu[0].st[1].energy_uj - 16.0) < 1e-9,
+	      "C1 energy over 22 us: 16 uJ (got %g)", r->cpu[0].st[1].energy_uj);
+	sip_model_free(m);
+
+	m = sip_model_new(&p);
+	sip_model_set_to_exit(m, true);
+	woken_feed(m);
+	r = sip_model_report(m);
+	CHECK_EQ(0, r->total.woken_inside, "--to-exit: no period cut");
+	CHECK_EQ(1, r->cpu[0].st[1].too_shallow, "--to-exit: C1 for 400 us is too shallow");
+	CHECK_EQ(400000, r->cpu[0].st[1].residency_ns, "--to-exit: C1 residency 400 us");
+	sip_model_free(m);
+}
+
 static void test_predictions(void)
 {
 	struct sip_platform p = ka();
@@ -486,6 +536,7 @@ int main(void)
 	test_dist();
 	test_wakeups();
 	test_periods();
+	test_woken_inside();
 	test_predictions();
 	test_sources();
 	test_block();

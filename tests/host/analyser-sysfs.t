@@ -58,7 +58,8 @@ gov=$(cat $out/governor.txt 2>/dev/null)
 	[ -s $out/cpuidle-after.txt ] && [ "$gov" = menu ]
 ok $? "trace.dat, platform.txt and the sysfs counters came back; governor '$gov' (menu)"
 
-read_window "$out" --periods "$out/periods.tsv"
+# --to-exit: the kernel judges the time around ->enter(), entry to exit.
+read_window "$out" --to-exit --periods "$out/periods.tsv"
 lost=$(awk -F, '$1 == "run" && $5 == "lost_events" { print $6 }' $out/window.csv)
 periods=$(awk -F, '$1 == "cpu" && $2 == "all" && $5 == "idle_periods" { print $6 }' $out/window.csv)
 ok "$([ "$lost" = 0 ] && [ "${periods:-0}" -ge 500 ]; echo $?)" \

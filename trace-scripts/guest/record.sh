@@ -13,7 +13,9 @@
 # cpuidle sysfs counters (cpuidle-*.txt) when there is an idle driver; the
 # trace markers "sip-window start" / "sip-window end" bracket the same interval. Events: power:cpu_idle, power:cpu_idle_miss,
 # sched:sched_switch, sched:sched_wakeup, block:block_rq_issue,
-# block:block_rq_complete and, when the kernel has them, the series'
+# block:block_rq_complete, the interrupt entries (irq:irq_handler_entry,
+# irq_vectors:{local_timer,reschedule,call_function,call_function_single}_entry)
+# and, when the kernel has them, the series'
 # sched_idle_predict and sched_sleep_predict (each found by name in
 # whatever system it is in).
 #
@@ -43,6 +45,12 @@ mkdir -p "$out" || die "cannot create $out"
 events="-e power:cpu_idle -e sched:sched_switch -e sched:sched_wakeup"
 [ -d $T/events/power/cpu_idle_miss ] && events="$events -e power:cpu_idle_miss"
 [ -d $T/events/block/block_rq_issue ] && events="$events -e block:block_rq_issue -e block:block_rq_complete"
+# Interrupt entries: where a CPU was woken inside an idle period (the
+# analyser judges the sleep to the first of them, design/analysis.md).
+for ev in irq/irq_handler_entry irq_vectors/local_timer_entry irq_vectors/reschedule_entry \
+	  irq_vectors/call_function_entry irq_vectors/call_function_single_entry; do
+	[ -d "$T/events/$ev" ] && events="$events -e ${ev%%/*}:${ev#*/}"
+done
 for ev in sched_idle_predict sched_sleep_predict; do
 	d=$(ls -d $T/events/*/$ev 2>/dev/null | head -1)
 	[ -n "$d" ] && events="$events -e $(basename "$(dirname "$d")"):$ev"

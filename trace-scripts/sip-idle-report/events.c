@@ -112,6 +112,17 @@ static int h_rq(struct reader *r, const struct op *op, struct tep_record *rec,
 	return 0;
 }
 
+/* An interrupt's entry: only that it happened, on this CPU, matters. */
+static int h_irq(struct reader *r, const struct op *op, struct tep_record *rec,
+		 struct sip_event *ev)
+{
+	(void)r;
+	(void)op;
+	(void)rec;
+	ev->type = SIP_EV_IRQ;
+	return 0;
+}
+
 static int h_predict(struct reader *r, const struct op *op, struct tep_record *rec,
 		struct sip_event *ev)
 {
@@ -173,6 +184,15 @@ static const struct op ops_template[] = {
 	OP("block", "block_rq_issue", h_rq, "dev", "sector"),
 	OP("block", "block_rq_complete", h_rq, "dev", "sector"),
 	OP("ftrace", "print", h_marker, "buf"),
+	/*
+	 * Interrupt entries, when recorded (record.sh does): where a CPU was
+	 * woken inside an idle period (model.c).
+	 */
+	OP("irq", "irq_handler_entry", h_irq, "irq"),
+	OP("irq_vectors", "local_timer_entry", h_irq, "vector"),
+	OP("irq_vectors", "reschedule_entry", h_irq, "vector"),
+	OP("irq_vectors", "call_function_entry", h_irq, "vector"),
+	OP("irq_vectors", "call_function_single_entry", h_irq, "vector"),
 	/*
 	 * The series' events: found by name whatever their system.
 	 * sched_idle_predict gained next_task_ns and source (the sleep

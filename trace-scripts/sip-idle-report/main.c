@@ -3,12 +3,15 @@
  * sip-idle-report - judge CPU idle-state selection from a trace.dat
  *
  *	sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]
- *			[--periods FILE] [--window] [--cpu-limit SEC] trace.dat
+ *			[--periods FILE] [--window] [--to-exit] [--cpu-limit SEC] trace.dat
  *
  * The platform description defaults to platform.txt beside the trace when
  * that file exists. --periods writes one tab-separated line per idle period
  * (the plots use it). --window analyses only the events between the
- * "sip-window start" and "sip-window end" trace markers. --cpu-limit
+ * "sip-window start" and "sip-window end" trace markers. --to-exit judges
+ * each idle period from its entry to its exit, as the kernel's cpuidle
+ * counters do, instead of to the first event the CPU recorded inside it
+ * (model.c). --cpu-limit
  * bounds the CPU time of the process that decodes the file (default 10 s
  * plus 1 s per MiB; 0: no limit), which a corrupt file can send into a
  * loop inside libtracecmd. Exit status: 0, or 1 with one line on stderr.
@@ -34,7 +37,7 @@ static const struct sip_output *const outputs[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: sip-idle-report [-p platform.txt | -P] [-f text|csv|json] [-o FILE]\n"
-		"                       [--periods FILE] [--window] [--cpu-limit SEC] trace.dat\n");
+		"                       [--periods FILE] [--window] [--to-exit] [--cpu-limit SEC] trace.dat\n");
 }
 
 static void period_line(const struct sip_period *p, void *arg)
@@ -59,6 +62,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "periods", required_argument, NULL, 'T' },
 		{ "window", no_argument, NULL, 'w' },
+		{ "to-exit", no_argument, NULL, 'E' },
 		{ "cpu-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
 	struct sip_output_opts oo = { };
 	FILE *of = stdout, *pf = NULL;
 	struct sip_read_opts ro = { .cpu_limit_s = SIP_CPU_LIMIT_DEFAULT };
-	bool no_plat = false;
+	bool no_plat = false, to_exit = false;
 	unsigned long secs;
 	char *end;
 	struct sip_model *m;
@@ -104,6 +108,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			ro.window = true;
+			break;
+		case 'E':
+			to_exit = true;
 			break;
 		case 'L':
 			errno = 0;
@@ -152,6 +159,7 @@ int main(int argc, char **argv)
 		perror("sip-idle-report");
 		return 1;
 	}
+	sip_model_set_to_exit(m, to_exit);
 	if (periods_path) {
 		pf = fopen(periods_path, "w");
 		if (!pf) {

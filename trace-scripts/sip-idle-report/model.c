@@ -6,7 +6,24 @@
  *
  * Idle periods. power:cpu_idle with state S on CPU C opens a period, the
  * next power:cpu_idle with state 4294967295 (PWR_EVENT_EXIT) on C closes it;
- * its length is the difference of the two timestamps. An exit without an
+ * its length is the difference of the two timestamps, unless C recorded
+ * another event in between. A CPU in an idle state records nothing: an
+ * event of C inside the period (an interrupt's entry, a wake-up or a block
+ * completion its handler traced) says that C was woken before that event.
+ * A state entered with interrupts enabled (HLT, or the emulated platform's
+ * states, which halt) runs the handlers before its ->enter() returns, so
+ * the exit comes after the handlers, and after every interrupt that
+ * became pending meanwhile: 16 readers of one disk make a CPU handle up to
+ * ten completions between the wake-up and the exit. The sleep that the
+ * state was chosen for ended at the first of them. Such a period is taken
+ * to last until that event plus the state's exit latency, what the exit
+ * would have cost had the hardware taken the interrupt after waking, as
+ * intel_idle's MWAIT states with interrupts off do; the judgement, the
+ * energies and the prediction errors below use that length, while the
+ * residency per state stays enter-to-exit, as the kernel's sysfs "time"
+ * counts it. Periods so cut are counted (woken_inside). --to-exit
+ * (sip_model_set_to_exit()) judges enter-to-exit instead, the length the
+ * kernel's own above/below counters judge. An exit without an
  * entry (the trace began inside idle) is ignored, an entry still open when
  * the trace ends is counted in open_at_end, and a period during which C's
  * ring buffer lost events is thrown away (discarded): with events missing we
@@ -240,6 +257,8 @@ struct pred {
 
 struct cpu_rt {
 	bool in_idle;
+	bool woken;		/* an event of this CPU inside the period */
+	uint64_t woken_ns;	/* ... the first one */
 	uint64_t idle_start_ns;
 	uint32_t idle_state;
 	struct pred pending;	/* last prediction, not yet used */
@@ -271,6 +290,7 @@ struct sip_model {
 	void *sink_arg;
 	bool seen_first;
 	bool finished;
+	bool to_exit;		/* judge to the exit, not to the first event */
 };
 
 static bool allowed(const struct sip_platform *plat, int t, uint64_t limit_ns)
@@ -487,6 +507,11 @@ void sip_model_set_sink(struct sip_model *m, sip_period_sink fn, void *arg)
 	m->sink_arg = arg;
 }
 
+void sip_model_set_to_exit(struct sip_model *m, bool to_exit)
+{
+	m->to_exit = to_exit;
+}
+
 static void note_cpu(struct sip_model *m, int cpu)
 {
 	if (cpu + 1 > m->nr_cpus)
@@ -498,7 +523,7 @@ static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
 	struct cpu_rt *rt = &m->rt[cpu];
 	struct sip_cpu_stats *cs = &m->cpu[cpu];
 	const struct sip_platform *plat = &m->plat;
-	uint64_t d = end_ns - rt->idle_start_ns;
+	uint64_t full = end_ns - rt->idle_start_ns, d = full;
 	uint64_t limit = plat->present ? plat->latency_limit_ns : SIP_NO_LIMIT;
 	struct sip_period p = {
 		.cpu = cpu, .start_ns = rt->idle_start_ns, .length_ns = d,
@@ -515,9 +540,21 @@ static int close_period(struct sip_model *m, int cpu, uint64_t end_ns)
 	if (s > m->max_state)
 		m->max_state = s;
 	cs->idle_periods++;
-	cs->idle_ns += d;
+	cs->idle_ns += full;
 	cs->st[s].entries++;
-	cs->st[s].residency_ns += d;
+	cs->st[s].residency_ns += full;
+
+	if (rt->woken && !m->to_exit) {
+		uint64_t exit_ns = plat->present && s < plat->nr_states ?
+				   plat->states[s].exit_latency_ns : 0;
+		uint64_t slept = rt->woken_ns - rt->idle_start_ns + exit_ns;
+
+		if (slept < d) {
+			d = slept;
+			p.length_ns = d;
+			cs->woken_inside++;
+		}
+	}
 
 	if (rt->cur.valid)
 		limit = rt->cur.latency_req_ns;
@@ -627,6 +664,7 @@ static int idle_event(struct sip_model *m, const struct sip_event *ev)
 		rt->exit_pending = false;
 	}
 	rt->in_idle = true;
+	rt->woken = false;
 	rt->idle_start_ns = ev->ts_ns;
 	rt->idle_state = ev->idle.state;
 	rt->cur = rt->pending;
@@ -684,6 +722,17 @@ int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
 		m->rep.last_ns = ev->ts_ns;
 	if (ev->type != SIP_EV_MISSED)
 		m->rep.nr_events++;
+	/*
+	 * What this CPU records inside one of its idle periods, it records
+	 * awake; the idle events themselves and the prediction, which the
+	 * idle loop emits before the state is entered, do not say so.
+	 */
+	if (rt->in_idle && !rt->woken && ev->type != SIP_EV_IDLE &&
+	    ev->type != SIP_EV_IDLE_MISS && ev->type != SIP_EV_PREDICT &&
+	    ev->type != SIP_EV_MISSED) {
+		rt->woken = true;
+		rt->woken_ns = ev->ts_ns;
+	}
 
 	switch (ev->type) {
 	case SIP_EV_IDLE:
@@ -788,6 +837,8 @@ int sip_model_feed(struct sip_model *m, const struct sip_event *ev)
 			map_del(&m->wake, sl);
 		}
 		return 0;
+	case SIP_EV_IRQ:
+		return 0;
 	case SIP_EV_RQ_ISSUE:
 		return map_put(&m->rq, rq_key(ev->rq.dev, ev->rq.sector), ev->ts_ns, 0);
 	case SIP_EV_RQ_COMPLETE: {
@@ -836,6 +887,7 @@ static void add_stats(struct sip_cpu_stats *t, const struct sip_cpu_stats *c)
 	t->pred_state_mismatch += c->pred_state_mismatch;
 	t->pred_no_state += c->pred_no_state;
 	t->spurious += c->spurious;
+	t->woken_inside += c->woken_inside;
 	t->energy_uj += c->energy_uj;
 	t->oracle_energy_uj += c->oracle_energy_uj;
 }

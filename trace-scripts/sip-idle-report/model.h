@@ -31,6 +31,7 @@ enum sip_ev_type {
 	SIP_EV_PREDICT,		/* sched_idle_predict, any system */
 	SIP_EV_MISSED,		/* the ring buffer lost events before this */
 	SIP_EV_SLEEP,		/* sched_sleep_predict, any system */
+	SIP_EV_IRQ,		/* irq:irq_handler_entry, irq_vectors:*_entry */
 };
 
 struct sip_event {
@@ -154,6 +155,7 @@ struct sip_cpu_stats {
 	uint64_t pred_state_mismatch;	/* entered state != predicted state */
 	uint64_t pred_no_state;		/* prediction chose no cpuidle state */
 	uint64_t spurious;		/* idle exits followed by idle again */
+	uint64_t woken_inside;		/* periods that ended at an event inside */
 	double energy_uj, oracle_energy_uj;
 };
 
@@ -179,6 +181,11 @@ typedef void (*sip_period_sink)(const struct sip_period *p, void *arg);
 struct sip_model *sip_model_new(const struct sip_platform *plat);
 void sip_model_free(struct sip_model *m);
 void sip_model_set_sink(struct sip_model *m, sip_period_sink fn, void *arg);
+/*
+ * Judge every period from its entry to its exit, as the kernel's cpuidle
+ * counters do, instead of to the first event inside it (model.c).
+ */
+void sip_model_set_to_exit(struct sip_model *m, bool to_exit);
 /* Returns 0, or -1 with errno set (ENOMEM, EINVAL for a CPU out of range). */
 int sip_model_feed(struct sip_model *m, const struct sip_event *ev);
 void sip_model_finish(struct sip_model *m);

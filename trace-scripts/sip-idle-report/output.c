@@ -216,6 +216,8 @@ static void text_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 	}
 	text_dist(f, "idle exit -> sched_switch", &r->exit_to_switch);
 	fprintf(f, "  idle exits with nothing to run: %" PRIu64 "\n", t->spurious);
+	fprintf(f, "  periods woken before their exit (judged to the first event inside): %" PRIu64 "\n",
+		t->woken_inside);
 
 	fprintf(f, "\n%sprediction%s\n", bold(o), norm(o));
 	if (!r->has_predict) {
@@ -328,6 +330,7 @@ static void csv_cpu(const struct sip_report *r, FILE *f, const char *cpu,
 	csv_u(f, "cpu", cpu, -1, "", "open_at_end", c->open_at_end);
 	csv_u(f, "cpu", cpu, -1, "", "unknown_state", c->unknown_state);
 	csv_u(f, "cpu", cpu, -1, "", "spurious_wakeups", c->spurious);
+	csv_u(f, "cpu", cpu, -1, "", "woken_inside", c->woken_inside);
 	csv_u(f, "cpu", cpu, -1, "", "predicted", c->predicted);
 	csv_u(f, "cpu", cpu, -1, "", "pred_state_mismatch", c->pred_state_mismatch);
 	csv_u(f, "cpu", cpu, -1, "", "pred_no_state", c->pred_no_state);
@@ -473,9 +476,10 @@ static void json_cpu(const struct sip_report *r, FILE *f, const struct sip_cpu_s
 		c->idle_periods, c->idle_ns);
 	fprintf(f, "%s\"lost_events\": %" PRIu64 ", \"lost_gaps_unknown\": %" PRIu64
 		", \"discarded\": %" PRIu64 ", \"open_at_end\": %" PRIu64
-		", \"unknown_state\": %" PRIu64 ", \"spurious_wakeups\": %" PRIu64 ",\n", ind,
+		", \"unknown_state\": %" PRIu64 ", \"spurious_wakeups\": %" PRIu64
+		", \"woken_inside\": %" PRIu64 ",\n", ind,
 		c->missed_events, c->missed_unknown, c->discarded, c->open_at_end,
-		c->unknown_state, c->spurious);
+		c->unknown_state, c->spurious, c->woken_inside);
 	fprintf(f, "%s\"predicted\": %" PRIu64 ", \"pred_state_mismatch\": %" PRIu64
 		", \"pred_no_state\": %" PRIu64 ", \"tick_stopped\": %" PRIu64
 		", \"tick_stop_misses\": %" PRIu64 ",\n", ind,
