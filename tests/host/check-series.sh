@@ -56,14 +56,16 @@ configs=(
 		CONFIG_ACPI_PROCESSOR=n CONFIG_X86_INTEL_PSTATE=n CONFIG_SCHED_MC_PRIO=n"
 	"preempt CONFIG_PREEMPT=y CONFIG_DEBUG_KERNEL=y CONFIG_PROVE_LOCKING=y \
 		CONFIG_PROVE_RAW_LOCK_NESTING=y"
-	"i386 ARCH=i386 CONFIG_64BIT=n CONFIG_NO_HZ_FULL=n CONFIG_NO_HZ_IDLE=y"
+	"i386 ARCH=i386 CONFIG_64BIT=n CONFIG_NO_HZ_FULL=n CONFIG_NO_HZ_IDLE=y \
+		CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y"
 )
 # A word ARCH=<arch> of a row is not an option: the row is built for that
 # architecture (make ARCH=), x86_64 otherwise. The i386 row is Debian's 686
 # flavour in miniature: 32-bit, where a u64 is two words (64-bit cmpxchg,
 # divisions that need div_u64(), NSEC_PER_SEC products that overflow a
 # long) and where NO_HZ_FULL does not exist (it needs the context tracking
-# that x86 has on 64-bit only).
+# that x86 has on 64-bit only). It is built with -O2, as Debian builds it:
+# tinyconfig's -Os rules out the function graph tracer on 32-bit x86.
 # Quick mode (-q, make test) builds only these rows when -c names none:
 # "project" is the patched kernel that make test builds and boots anyway,
 # and "preempt" and "i386" change the preprocessed output of nearly every
