@@ -3,9 +3,8 @@
 #
 # Build one kernel out of tree with ccache.
 #
-# usage: build-kernel.sh [-u] <src> <objdir> <fragment>...
-# Environment: ARCH (default x86_64, the test bed's; check-series.sh builds
-# i386 too), JOBS (default: the number of CPUs).
+# usage: build-kernel.sh [-u] [-a <arch>] <src> <objdir> <fragment>...
+# Environment: JOBS (default: the number of CPUs).
 #
 # The configuration is "make tinyconfig" plus the fragments, then
 # olddefconfig. Like kunit.py, every option a fragment requests is checked
@@ -18,12 +17,22 @@
 #       and not checked, whatever its value: check-series.sh builds the
 #       trees in the middle of the series, which lack the options later
 #       patches add.
+#   -a  the architecture (make ARCH=), default x86_64, the test bed's;
+#       check-series.sh builds i386 too. An option and not the environment:
+#       an ARCH exported for some other tree must not change this build.
 set -eu
 
-undef_ok=
-if [ "${1:-}" = -u ]; then undef_ok=1; shift; fi
+undef_ok= arch_req=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-u) undef_ok=1; shift ;;
+	-a) arch_req=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 src=$1; obj=$2; shift 2
 frags=("$@")
+arch=${arch_req:-x86_64}
 
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
@@ -43,9 +52,10 @@ export CCACHE_BASEDIR=$cache
 export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 jobs=${JOBS:-$(nproc)}
-mk=(make -s -C "$src" O="$obj" ARCH="${ARCH:-x86_64}" CC="ccache gcc" -j"$jobs")
+mk=(make -s -C "$src" O="$obj" ARCH="$arch" CC="ccache gcc" -j"$jobs")
 
-want=$( (cat "${frags[@]}"; [ -z "$undef_ok" ] || echo "# -u") | sha1sum | cut -d' ' -f1)
+want=$( (cat "${frags[@]}"; [ -z "$undef_ok" ] || echo "# -u"
+	[ -z "$arch_req" ] || echo "# -a $arch_req") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.sip-frags" 2>/dev/null)" != "$want" ]; then
 	rm -f "$obj/.sip-frags"
 	"${mk[@]}" tinyconfig >/dev/null 2>&1

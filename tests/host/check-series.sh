@@ -60,11 +60,11 @@ configs=(
 		CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y"
 )
 # A word ARCH=<arch> of a row is not an option: the row is built for that
-# architecture (make ARCH=), x86_64 otherwise. The i386 row is Debian's 686
-# flavour in miniature: 32-bit, where a u64 is two words (64-bit cmpxchg,
-# divisions that need div_u64(), NSEC_PER_SEC products that overflow a
-# long) and where NO_HZ_FULL does not exist (it needs the context tracking
-# that x86 has on 64-bit only). It is built with -O2, as Debian builds it:
+# architecture (build-kernel.sh -a), build-kernel.sh's default otherwise.
+# The i386 row is Debian's 686 flavour in miniature: 32-bit, where a u64
+# is two words (64-bit cmpxchg, divisions that need div_u64(),
+# NSEC_PER_SEC products that overflow a long) and where NO_HZ_FULL does
+# not exist (it needs the context tracking that x86 has on 64-bit only). It is built with -O2, as Debian builds it:
 # tinyconfig's -Os rules out the function graph tracer on 32-bit x86.
 # Quick mode (-q, make test) builds only these rows when -c names none:
 # "project" is the patched kernel that make test builds and boots anyway,
@@ -112,7 +112,7 @@ for row in "${configs[@]}"; do
 	c=${w[0]}
 	[ -z "$only" ] || [[ ",$only," == *",$c,"* ]] || continue
 	names+=("$c")
-	arch[$c]=x86_64 lines[$c]=
+	arch[$c]= lines[$c]=
 	for l in "${w[@]:1}"; do
 		case "$l" in
 		ARCH=*) arch[$c]=${l#ARCH=} ;;
@@ -243,7 +243,8 @@ build() {	# <patch> <configuration> <last: 0|1>
 	if [ -n "$undef" ]; then
 		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag_lines
 		fail "$p: build $c: configuration"
-	elif ARCH=${arch[$c]} JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u "$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
+	elif JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u ${arch[$c]:+-a "${arch[$c]}"} \
+		"$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
 		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" >> "$tmp/unchecked"
 		pass "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
 	else
@@ -308,7 +309,7 @@ for c in "${names[@]}"; do
 	} > "$work/config/$c.config"
 done
 for c in "${names[@]}"; do
-	echo "# configuration $c: the project's + ${lines[$c]:-nothing} (ARCH=${arch[$c]})"
+	echo "# configuration $c: the project's + ${lines[$c]:-nothing}${arch[$c]:+ (ARCH=${arch[$c]})}"
 done
 
 broken=
