@@ -42,12 +42,14 @@ HELP += \
 	"             [BENCH_POLICIES='$(BENCH_POLICIES)': the set's policies-<set> row]" \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
+	"bench-compare one policy of two bench runs side by side, figures worse in AFTER listed (status 1):" \
+	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
 	"             profile, per task (IO waits) and per device (requests), and the kernel's own predictions" \
 	"             (booted with sched_io_latency=device): $(BUCKET_OUT)/table.md" \
 	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [BUCKET_KERNEL=$(BUCKET_KERNEL)|base]"
 
-.PHONY: bench bucket-table
+.PHONY: bench bench-compare bucket-table
 
 bench: $(REPORT)
 	@[ -f $(SIP_CACHE)/base/obj/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel
@@ -56,6 +58,14 @@ bench: $(REPORT)
 		BENCH_COST_SECONDS='$(BENCH_COST_SECONDS)' BENCH_WORKLOADS='$(BENCH_WORKLOADS)' \
 		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_JOBS='$(BENCH_JOBS)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
 		./trace-scripts/bench/bench.sh
+
+# The same policy in two runs, typically the series before and after a
+# change (trace-scripts/bench/bench-compare.py says what "worse" means).
+bench-compare:
+	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || \
+		{ echo "bench-compare: BEFORE=<run> AFTER=<run> (bench.json or its directory)" >&2; exit 2; }
+	@./trace-scripts/bench/bench-compare.py $(if $(POLICY),--policy '$(POLICY)') \
+		$(if $(LABELS),--labels '$(LABELS)') '$(BEFORE)' '$(AFTER)'
 
 # One boot: bucket-guest.sh traces one reader per disk, the host replays
 # the predictor at each width (design/io-latency.md, "The bucket table").
