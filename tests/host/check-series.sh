@@ -22,10 +22,12 @@
 # or with -q after the last patch only and for fewer rows (make test: the
 # table costs a full build per configuration and per patch, see `make help`).
 #
-# usage: check-series.sh [-q] [-c <name>[,<name>]...] [-d <series-dir>]
+# usage: check-series.sh [-q] [-B] [-c <name>[,<name>]...] [-d <series-dir>]
 #                        [-f <config-fragment>]...
 #   -q  quick: the configurations are built after the last patch only, and
 #       only those of quick_configs unless -c names others
+#   -B  full mode: build every configuration again, also those that passed
+#       before with the same inputs (see "Builds that passed before")
 #   -c  only these configurations of the table (default: all)
 #   -d  directory with the "series" file and the patches (default: series)
 #   -f  configuration fragment; default qemu/config/common.config plus
@@ -86,13 +88,15 @@ series_dir=$top/series
 frags=()
 quick=
 only=
-while getopts "qc:d:f:" opt; do
+rebuild=
+while getopts "qBc:d:f:" opt; do
 	case $opt in
 	q) quick=1 ;;
+	B) rebuild=1 ;;
 	c) only=$OPTARG ;;
 	d) series_dir=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	f) frags+=("$(realpath "$OPTARG")") ;;
-	*) echo "usage: $0 [-q] [-c name,...] [-d series-dir] [-f fragment]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-q] [-B] [-c name,...] [-d series-dir] [-f fragment]..." >&2; exit 2 ;;
 	esac
 done
 if [ ${#frags[@]} = 0 ]; then
@@ -228,6 +232,29 @@ build_errors() {	# <log>
 		head -20 | grep . || tail -10 "$1"
 }
 
+# Builds that passed before. Full mode costs one whole build per patch and
+# configuration, 78 for 13 patches and 6 rows: hours on two cores, since
+# each patch that changes a header sched.h includes rebuilds nearly
+# everything in every row (design/series.md has the times). A build is a function of its inputs: the
+# source tree (git's tree id after the patch), the architecture, the
+# fragments and the row, build-kernel.sh, the compiler. Full mode records
+# each build that passed under the hash of those inputs in <work>/passed/,
+# and a later full run that meets the same inputs reports the earlier
+# pass (its date and time, marked "passed before") instead of building
+# again, so that a run interrupted at any point goes on where it stopped.
+# A failure is never recorded; any change to a patch, a fragment, the
+# table, build-kernel.sh or the compiler makes new keys. Quick mode (make
+# test) and -B always build.
+build_key() {	# <configuration> <last: 0|1>
+	{
+		git -C "$wt" rev-parse 'HEAD^{tree}'
+		echo "arch ${arch[$1]:-default} last $2"
+		cat "${frags[@]}" "$work/config/$1.config" "$top/qemu/build-kernel.sh"
+		gcc --version | head -1
+		ld --version | head -1
+	} | sha256sum | cut -c1-32
+}
+
 # One configuration at the current state of the tree: one TAP test. In the
 # middle of the series an option of the project's fragments may not exist
 # yet (a later patch adds it): build-kernel.sh -u names it and goes on;
@@ -240,12 +267,31 @@ build() {	# <patch> <configuration> <last: 0|1>
 			defined "${l%%=*}" || undef+=" ${l%%=*}"
 		done
 	fi
+	if [ -z "$quick" ] && [ -z "$rebuild" ]; then
+		key=$(build_key "$c" "$last")
+		rec=$work/passed/$key
+	else
+		rec=
+	fi
 	if [ -n "$undef" ]; then
 		echo "no Kconfig of the tree defines$undef (named by the table of $0)" | diag_lines
 		fail "$p: build $c: configuration"
+	elif [ -n "$rec" ] && [ -f "$rec" ]; then
+		sed -n 's/^unchecked //p' "$rec" >> "$tmp/unchecked"
+		reused=$((reused + 1))
+		pass "$p: build $c: $(sed -n 's/^release //p' "$rec") (passed before: $(sed -n 's/^passed //p' "$rec"), tree $(git -C "$wt" rev-parse --short 'HEAD^{tree}'))"
 	elif JOBS=$jobs nice -n 5 "$top/qemu/build-kernel.sh" $u ${arch[$c]:+-a "${arch[$c]}"} \
 		"$wt" "$o" "${frags[@]}" "$work/config/$c.config" > "$tmp/build.log" 2>&1; then
-		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" >> "$tmp/unchecked"
+		grep '^build-kernel: .* not checked: ' "$tmp/build.log" | sed "s#^build-kernel: $top/##" > "$tmp/unchecked.1"
+		cat "$tmp/unchecked.1" >> "$tmp/unchecked"
+		if [ -n "$rec" ]; then
+			mkdir -p "$work/passed"
+			{
+				echo "release $(cat "$o/kernelrelease")"
+				echo "passed $(date -u +%Y-%m-%dT%H:%MZ) in $((SECONDS - t0)) s"
+				sed 's/^/unchecked /' "$tmp/unchecked.1"
+			} > "$rec.new" && mv "$rec.new" "$rec"
+		fi
 		pass "$p: build $c: $(cat "$o/kernelrelease") ($((SECONDS - t0)) s)"
 	else
 		build_errors "$tmp/build.log" | sed "s#^build-kernel: $top/##" | diag_lines
@@ -314,6 +360,7 @@ done
 
 broken=
 step=0
+reused=0
 reconfigure=1
 for p in "${patches[@]}"; do
 	prev=$step; step=$((step + 1))
@@ -416,5 +463,9 @@ for p in "${patches[@]}"; do
 	sort -u "$tmp/unchecked" | diag_lines
 done
 
-echo "# check-series: $((SECONDS - start)) s"
+if [ "$reused" = 0 ]; then
+	echo "# check-series: $((SECONDS - start)) s"
+else
+	echo "# check-series: $((SECONDS - start)) s; $reused builds reported from earlier passes (-B builds them again)"
+fi
 [ "$tap_failed" = 0 ]
