@@ -43,7 +43,7 @@ HELP += \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
 	"bench-compare one policy of two bench runs side by side, figures worse in AFTER listed (status 1):" \
-	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after]" \
+	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after] [TOLERANCE=1: %]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
 	"             profile, per task (IO waits) and per device (requests), and the kernel's own predictions" \
 	"             (booted with sched_io_latency=device): $(BUCKET_OUT)/table.md" \
@@ -65,7 +65,8 @@ bench-compare:
 	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || \
 		{ echo "bench-compare: BEFORE=<run> AFTER=<run> (bench.json or its directory)" >&2; exit 2; }
 	@./trace-scripts/bench/bench-compare.py $(if $(POLICY),--policy '$(POLICY)') \
-		$(if $(LABELS),--labels '$(LABELS)') '$(BEFORE)' '$(AFTER)'
+		$(if $(LABELS),--labels '$(LABELS)') $(if $(TOLERANCE),--tolerance '$(TOLERANCE)') \
+		'$(BEFORE)' '$(AFTER)'
 
 # One boot: bucket-guest.sh traces one reader per disk, the host replays
 # the predictor at each width (design/io-latency.md, "The bucket table").

@@ -3,7 +3,8 @@
 #
 # bench-compare.py on synthetic bench.json files: a figure is worse only
 # when the two runs' ranges do not overlap and the second is on the bad
-# side (correct % and throughput up, energy and wake-up p99 down), a
+# side (correct % and throughput up, energy and wake-up p99 down) by
+# more than the tolerance (a smaller move is listed apart), a
 # figure one run lacks is not compared, workloads of one run only are
 # named, and bad input is one line on stderr with status 2.
 cd "$(dirname "$0")/../.." || exit 1
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 C=trace-scripts/bench/bench-compare.py
-plan 12
+plan 15
 
 # run <file> <workload:figure=median,lo,hi ...>: a bench.json whose policy
 # sched has these figures (a median "none" is a figure without a value);
@@ -70,20 +71,36 @@ is "energy 1.0 after 1.2: better, status 0" 0 $?
 check_sh "energy 1.2 (1.1-1.3) after 1.0 (0.9-1.05): worse" \
 	"grep -q '^- io-fast: energy/oracle' $tmp/out"
 
-# 8: a figure without a value in one run (the idle workload's throughput)
+# 8-10: a move to the bad side within the tolerance (1 %: 100 -> 100.5
+# us of wake-up p99, no spread) is listed apart and does not count;
+# with --tolerance 0 it does
+run $tmp/t1.json io-fast:wake_p99_us=100,100,100
+run $tmp/t2.json io-fast:wake_p99_us=100.5,100.5,100.5
+"$C" $tmp/t1.json $tmp/t2.json > $tmp/out 2>&1
+rc=$?
+check_sh "wake p99 100 -> 100.5 us: within 1 %, status 0, listed apart" \
+	"[ $rc = 0 ] && grep -q '100.5 (within)' $tmp/out && grep -q '^1 figures on the bad side by at most 1 %' $tmp/out"
+"$C" --tolerance 0 $tmp/t1.json $tmp/t2.json > $tmp/out 2>&1
+is "the same with --tolerance 0: worse, status 1" 1 $?
+"$C" --tolerance 100 $tmp/t1.json $tmp/t2.json > $tmp/out 2> $tmp/err
+rc=$?
+check_sh "--tolerance 100: status 2 ($(cat $tmp/err))" \
+	"[ $rc = 2 ] && [ ! -s $tmp/out ] && grep -q 'a percentage, at least 0 and below 100' $tmp/err"
+
+# 11: a figure without a value in one run (the idle workload's throughput)
 # is not compared
 run $tmp/g.json io-fast:throughput=none,0,0
 run $tmp/h.json io-fast:throughput=10,9,11
 "$C" $tmp/h.json $tmp/g.json > $tmp/out 2>&1
 is "throughput in one run only: not compared, status 0" 0 $?
 
-# 9: workloads of one run only are named, not compared
+# 12: workloads of one run only are named, not compared
 run $tmp/i.json io-fast idle
 "$C" $tmp/a.json $tmp/i.json > $tmp/out 2>&1
 check_sh "idle and timer-1ms named as in one run only" \
 	"grep -q '^Not compared (in one run only): idle, timer-1ms.' $tmp/out"
 
-# 10-12: bad input: status 2, one line on stderr naming the cause, no table
+# 13-15: bad input: status 2, one line on stderr naming the cause, no table
 "$C" $tmp/a.json $tmp/missing.json > $tmp/out 2> $tmp/err
 rc=$?
 check_sh "a missing file: status 2, one line ($(cat $tmp/err))" \
