@@ -10,8 +10,8 @@
 # every patch, one full build per patch and configuration, and reports a
 # build that passed before with the same inputs from its record unless
 # CHECK_SERIES_REBUILD=1 (an interrupted run goes on where it stopped);
-# quick builds
-# them after the last patch only. `make test` runs it as a host test,
+# quick builds them after the last patch only. `make test` runs it as a
+# host test,
 # quick unless CHECK_SERIES=full is given (tests/host/check-series.t).
 
 SERIES_DIR   ?= series

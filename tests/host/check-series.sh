@@ -66,8 +66,9 @@ configs=(
 # The i386 row is Debian's 686 flavour in miniature: 32-bit, where a u64
 # is two words (64-bit cmpxchg, divisions that need div_u64(),
 # NSEC_PER_SEC products that overflow a long) and where NO_HZ_FULL does
-# not exist (it needs the context tracking that x86 has on 64-bit only). It is built with -O2, as Debian builds it:
-# tinyconfig's -Os rules out the function graph tracer on 32-bit x86.
+# not exist (it needs the context tracking that x86 has on 64-bit only).
+# It is built with -O2, as Debian builds it: tinyconfig's -Os rules out
+# the function graph tracer on 32-bit x86.
 # Quick mode (-q, make test) builds only these rows when -c names none:
 # "project" is the patched kernel that make test builds and boots anyway,
 # and "preempt" and "i386" change the preprocessed output of nearly every
@@ -235,9 +236,10 @@ build_errors() {	# <log>
 # Builds that passed before. Full mode costs one whole build per patch and
 # configuration, 78 for 13 patches and 6 rows: hours on two cores, since
 # each patch that changes a header sched.h includes rebuilds nearly
-# everything in every row (design/series.md has the times). A build is a function of its inputs: the
-# source tree (git's tree id after the patch), the architecture, the
-# fragments and the row, build-kernel.sh, the compiler. Full mode records
+# everything in every row (design/series.md has the times). A build is a
+# function of its inputs: the source tree (git's tree id after the
+# patch), the architecture, the fragments and the row, build-kernel.sh,
+# the compiler and linker (toolchain, read once). Full mode records
 # each build that passed under the hash of those inputs in <work>/passed/,
 # and a later full run that meets the same inputs reports the earlier
 # pass (its date and time, marked "passed before") instead of building
@@ -245,13 +247,13 @@ build_errors() {	# <log>
 # A failure is never recorded; any change to a patch, a fragment, the
 # table, build-kernel.sh or the compiler makes new keys. Quick mode (make
 # test) and -B always build.
+toolchain=$(gcc --version | head -1; ld --version | head -1)
 build_key() {	# <configuration> <last: 0|1>
 	{
 		git -C "$wt" rev-parse 'HEAD^{tree}'
 		echo "arch ${arch[$1]:-default} last $2"
 		cat "${frags[@]}" "$work/config/$1.config" "$top/qemu/build-kernel.sh"
-		gcc --version | head -1
-		ld --version | head -1
+		echo "$toolchain"
 	} | sha256sum | cut -c1-32
 }
 
