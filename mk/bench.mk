@@ -61,7 +61,7 @@ bench: $(REPORT)
 
 # The same policy in two runs, typically the series before and after a
 # change (trace-scripts/bench/bench-compare.py says what "worse" means).
-bench-compare:
+bench-compare: deps
 	@[ -n "$(BEFORE)" ] && [ -n "$(AFTER)" ] || \
 		{ echo "bench-compare: BEFORE=<run> AFTER=<run> (bench.json or its directory)" >&2; exit 2; }
 	@./trace-scripts/bench/bench-compare.py $(if $(POLICY),--policy '$(POLICY)') \
