@@ -187,7 +187,7 @@ poll_only() {
 	u1=$(usage_halting)
 	p1=$(cat $C/cpu0/cpuidle/state0/usage)
 	res=$(grep 'sched_idle_predict:' $T/trace |
-		awk '{ p++ } !/latency_req_ns=0 .* state=0 (entered_state=(0|-1) )?tick_stopped=0( source=[a-z]+)?$/ { other++ }
+		awk '{ p++ } !/latency_req_ns=0 .* state=0 (entered_state=(0|-1) )?tick_stopped=0( source=[a-z]+)?( horizon_ns=[0-9]+)?$/ { other++ }
 			END { printf "%d %d\n", p, other }')
 	np=${res% *} nother=${res#* }
 	echo "# $1: halting states' usage $u0 -> $u1, cpu0 POLL usage $p0 -> $p1, $np predictions, $nother not latency_req_ns=0 state=0 tick_stopped=0"
@@ -195,7 +195,7 @@ poll_only() {
 		pass "$2: only POLL, the tick kept"
 	else
 		fail "$2: only POLL, the tick kept"
-		grep 'sched_idle_predict:' $T/trace | grep -Ev 'latency_req_ns=0 .* state=0 (entered_state=(0|-1) )?tick_stopped=0( source=[a-z]+)?$' |
+		grep 'sched_idle_predict:' $T/trace | grep -Ev 'latency_req_ns=0 .* state=0 (entered_state=(0|-1) )?tick_stopped=0( source=[a-z]+)?( horizon_ns=[0-9]+)?$' |
 			head -3 | sed 's/^/# /'
 	fi
 }
