@@ -102,18 +102,19 @@ EVENTS = {
         ("unsigned long", "ip", 8, 8, 0), ("char", "buf[]", 16, 0, 0)],
         '"%ps: %s", (void *)REC->ip, REC->buf'),
     # the series' events (design/series.md), signed 64-bit times
-    "sched_idle_predict": ("sched", 40, 80, [
+    "sched_idle_predict": ("sched", 40, 88, [
         ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
         ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
         ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
         ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
-        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1)],
+        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1),
+        ("s64", "horizon_ns", 80, 8, 1)],
         '"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
         'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
-        'tick_stopped=%d source=%s", REC->cpu, REC->next_timer_ns, REC->next_io_ns, '
-        'REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, REC->duration_ns, '
-        'REC->state, REC->tick_stopped, __print_symbolic(REC->source, { 0, "timer" }, '
-        '{ 1, "io" }, { 2, "task" }, { 3, "history" })'),
+        'tick_stopped=%d source=%s horizon_ns=%lld", REC->cpu, REC->next_timer_ns, '
+        'REC->next_io_ns, REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, '
+        'REC->duration_ns, REC->state, REC->tick_stopped, __print_symbolic(REC->source, '
+        '{ 0, "timer" }, { 1, "io" }, { 2, "task" }, { 3, "history" }), REC->horizon_ns'),
     "sched_sleep_predict": ("sched", 41, 40, [
         ("int", "pid", 8, 4, 1), ("int", "block_cpu", 12, 4, 1),
         ("int", "wake_cpu", 16, 4, 1), ("u64", "predicted_ns", 24, 8, 0),
@@ -125,6 +126,19 @@ EVENTS = {
 # Older layouts of the series' events, for the readers' compatibility
 # tests: (event, version) -> an EVENTS entry.
 LAYOUTS = {
+    # series v4-v7: next_task_ns and source, before horizon_ns (patch 14)
+    ("sched_idle_predict", "v2"): ("sched", 40, 80, [
+        ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
+        ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
+        ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
+        ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
+        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1)],
+        '"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
+        'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
+        'tick_stopped=%d source=%s", REC->cpu, REC->next_timer_ns, REC->next_io_ns, '
+        'REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, REC->duration_ns, '
+        'REC->state, REC->tick_stopped, __print_symbolic(REC->source, { 0, "timer" }, '
+        '{ 1, "io" }, { 2, "task" }, { 3, "history" })'),
     # series v2, before the sleep predictor and the intercept history:
     # no next_task_ns, no source
     ("sched_idle_predict", "v1"): ("sched", 40, 64, [

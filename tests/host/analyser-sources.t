@@ -157,4 +157,22 @@ is "current layout: source history as traced; unknown source 7 derived as io" "1
 	"$(row "$tmp/new.csv" source history periods derived) $(row "$tmp/new.csv" source io periods derived)"
 is "without a platform: no judgement per source" "0 -" \
 	"$(csv "$tmp/new.csv" source history judged) $($R -P "$tmp/new.dat" | awk '$1 == "history" && NF == 8 { print $6 }')"
+# Horizons (model.c): a history guess with horizon_ns 110 us ended by its
+# timer at 108 us (entry 2 us after the prediction) reached it; one whose
+# intercept came at 40 us did not; a timer period sets none. The next pass
+# after the first is a timer period of its own.
+synth horizon '%include sched_idle_predict' \
+	'1000 0 sched_idle_predict cpu=0 next_timer_ns=3000000 latency_req_ns=1000000 predicted_ns=3000000 duration_ns=20000 state=2 source=3 horizon_ns=110000' \
+	'3000 0 cpu_idle state=2 cpu_id=0' '111000 0 cpu_idle state=4294967295 cpu_id=0' \
+	'112000 0 sched_idle_predict cpu=0 next_timer_ns=2889000 latency_req_ns=1000000 predicted_ns=2889000 duration_ns=2889000 state=6 source=0' \
+	'113000 0 cpu_idle state=6 cpu_id=0' '3001000 0 cpu_idle state=4294967295 cpu_id=0' \
+	'3100000 0 sched_idle_predict cpu=0 next_timer_ns=3000000 latency_req_ns=1000000 predicted_ns=3000000 duration_ns=20000 state=2 source=3 horizon_ns=110000' \
+	'3101000 0 cpu_idle state=2 cpu_id=0' '3141000 0 cpu_idle state=4294967295 cpu_id=0'
+$R -P -f csv "$tmp/horizon.dat" > "$tmp/horizon.csv"
+is "horizons: set 2, reached 1 (csv)" "2 1" \
+	"$(row "$tmp/horizon.csv" prediction history horizon_set horizon_reached)"
+is "horizons: the text report says so" "history horizons set 2, reached 1" \
+	"$($R -P "$tmp/horizon.dat" | grep -o 'history horizons set [0-9]*, reached [0-9]*')"
+is "horizons: none in a trace without the field" "" \
+	"$(row "$tmp/old.csv" prediction history horizon_set | tr -d ' ')"
 plan $tap_n

@@ -142,6 +142,8 @@ static int h_predict(struct reader *r, const struct op *op, struct tep_record *r
 	ev->pred.has_duration = fhas(op, 8);
 	ev->pred.source = (int32_t)(uint32_t)fval(op, rec, 9);
 	ev->pred.has_source = fhas(op, 9);
+	ev->pred.horizon_ns = fval(op, rec, 10);
+	ev->pred.has_horizon = fhas(op, 10);
 	return 0;
 }
 
@@ -196,12 +198,12 @@ static const struct op ops_template[] = {
 	/*
 	 * The series' events: found by name whatever their system.
 	 * sched_idle_predict gained next_task_ns and source (the sleep
-	 * predictor and the intercept history); traces from before them are
-	 * still read.
+	 * predictor and the intercept history), then horizon_ns (the horizon
+	 * of the history's guess); traces from before them are still read.
 	 */
 	OP(NULL, "sched_idle_predict", h_predict, "cpu", "next_timer_ns",
 	   "next_io_ns", "latency_req_ns", "predicted_ns", "state", "tick_stopped",
-	   "?next_task_ns", "?duration_ns", "?source"),
+	   "?next_task_ns", "?duration_ns", "?source", "?horizon_ns"),
 	OP(NULL, "sched_sleep_predict", h_sleep, "pid", "block_cpu", "wake_cpu",
 	   "predicted_ns", "slept_ns"),
 };

@@ -78,6 +78,9 @@ struct sip_event {
 			bool has_duration;
 			bool has_source;
 			int32_t source;		/* enum sip_src, as traced */
+			/* horizon of a history guess, 0: none (patch 14) */
+			bool has_horizon;
+			uint64_t horizon_ns;
 		} pred;
 		struct {
 			int pid;
@@ -238,6 +241,13 @@ struct sip_report {
 	struct sip_dist pred_abs_err[SIP_NR_SRC];
 	uint64_t pred_early[SIP_NR_SRC], pred_late[SIP_NR_SRC];
 	struct sip_src_report src[SIP_NR_SRC];	/* decision by source */
+	/*
+	 * History guesses with a horizon (sched_idle_predict's horizon_ns):
+	 * how many, and how many periods lasted to it (the CPU then chose
+	 * again from the known events), see model.c.
+	 */
+	bool has_horizon;
+	uint64_t horizon_set, horizon_reached;
 	bool has_sleep_predict;
 	struct sip_sleep_report sleep;
 	int nr_devs;

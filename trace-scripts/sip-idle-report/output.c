@@ -245,6 +245,10 @@ static void text_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 				sip_src_name(i), e->count, r->pred_early[i], r->pred_late[i],
 				e->p50 / 1e3, e->mean / 1e3, a->p50 / 1e3, a->p99 / 1e3);
 		}
+		if (r->has_horizon)
+			fprintf(f, "  history horizons set %" PRIu64 ", reached %" PRIu64
+				" (the next pass chose from the known events)\n",
+				r->horizon_set, r->horizon_reached);
 	}
 
 	text_sources(r, f, o);
@@ -381,6 +385,12 @@ static void csv_emit(const struct sip_report *r, FILE *f, const struct sip_outpu
 			snprintf(n, sizeof(n), "%s", sip_src_name(i));
 			csv_u(f, "prediction", "all", -1, n, "early", r->pred_early[i]);
 			csv_u(f, "prediction", "all", -1, n, "late", r->pred_late[i]);
+		}
+		if (r->has_horizon) {
+			csv_u(f, "prediction", "all", -1, "history", "horizon_set",
+			      r->horizon_set);
+			csv_u(f, "prediction", "all", -1, "history", "horizon_reached",
+			      r->horizon_reached);
 		}
 		for (i = 0; i < SIP_NR_SRC; i++) {
 			const struct sip_src_report *s = &r->src[i];
@@ -580,6 +590,10 @@ static void json_emit(const struct sip_report *r, FILE *f, const struct sip_outp
 			json_dist(f, &r->pred_abs_err[i]);
 			fprintf(f, "}%s\n", i + 1 < SIP_NR_SRC ? "," : "");
 		}
+		if (r->has_horizon)
+			fprintf(f, "    ,\"history_horizon\": {\"set\": %" PRIu64
+				", \"reached\": %" PRIu64 "}\n",
+				r->horizon_set, r->horizon_reached);
 		fprintf(f, "  }");
 	}
 	fprintf(f, ",\n  \"sources\": ");
