@@ -60,6 +60,24 @@ COMMON = [("unsigned short", "common_type", 0, 2, 0),
           ("int", "common_pid", 4, 4, 1)]
 
 # name: (system, id, size, [(ctype, field, offset, size, signed)], print fmt)
+# sched_idle_predict as series v4-v7 traced it (next_task_ns, source): the
+# current layout is this one plus horizon_ns (patch 14), and LAYOUTS keeps
+# it as v2. The print format is its text and arguments, apart, so that a
+# layout can add a field to both.
+PREDICT_V2_FIELDS = [
+    ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
+    ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
+    ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
+    ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
+    ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1)]
+PREDICT_V2_PRINT = ('"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
+                    'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
+                    'tick_stopped=%d source=%s')
+PREDICT_V2_ARGS = ('REC->cpu, REC->next_timer_ns, REC->next_io_ns, REC->next_task_ns, '
+                   'REC->latency_req_ns, REC->predicted_ns, REC->duration_ns, '
+                   'REC->state, REC->tick_stopped, __print_symbolic(REC->source, '
+                   '{ 0, "timer" }, { 1, "io" }, { 2, "task" }, { 3, "history" })')
+
 EVENTS = {
     "cpu_idle": ("power", 10, 16, [
         ("u32", "state", 8, 4, 0), ("u32", "cpu_id", 12, 4, 0)],
@@ -102,19 +120,9 @@ EVENTS = {
         ("unsigned long", "ip", 8, 8, 0), ("char", "buf[]", 16, 0, 0)],
         '"%ps: %s", (void *)REC->ip, REC->buf'),
     # the series' events (design/series.md), signed 64-bit times
-    "sched_idle_predict": ("sched", 40, 88, [
-        ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
-        ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
-        ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
-        ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
-        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1),
-        ("s64", "horizon_ns", 80, 8, 1)],
-        '"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
-        'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
-        'tick_stopped=%d source=%s horizon_ns=%lld", REC->cpu, REC->next_timer_ns, '
-        'REC->next_io_ns, REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, '
-        'REC->duration_ns, REC->state, REC->tick_stopped, __print_symbolic(REC->source, '
-        '{ 0, "timer" }, { 1, "io" }, { 2, "task" }, { 3, "history" }), REC->horizon_ns'),
+    "sched_idle_predict": ("sched", 40, 88,
+        PREDICT_V2_FIELDS + [("s64", "horizon_ns", 80, 8, 1)],
+        PREDICT_V2_PRINT + ' horizon_ns=%lld", ' + PREDICT_V2_ARGS + ', REC->horizon_ns'),
     "sched_sleep_predict": ("sched", 41, 40, [
         ("int", "pid", 8, 4, 1), ("int", "block_cpu", 12, 4, 1),
         ("int", "wake_cpu", 16, 4, 1), ("u64", "predicted_ns", 24, 8, 0),
@@ -127,18 +135,8 @@ EVENTS = {
 # tests: (event, version) -> an EVENTS entry.
 LAYOUTS = {
     # series v4-v7: next_task_ns and source, before horizon_ns (patch 14)
-    ("sched_idle_predict", "v2"): ("sched", 40, 80, [
-        ("int", "cpu", 8, 4, 1), ("s64", "next_timer_ns", 16, 8, 1),
-        ("s64", "next_io_ns", 24, 8, 1), ("s64", "next_task_ns", 32, 8, 1),
-        ("s64", "latency_req_ns", 40, 8, 1), ("s64", "predicted_ns", 48, 8, 1),
-        ("s64", "duration_ns", 56, 8, 1), ("int", "state", 64, 4, 1),
-        ("int", "tick_stopped", 68, 4, 1), ("int", "source", 72, 4, 1)],
-        '"cpu=%d next_timer_ns=%lld next_io_ns=%lld next_task_ns=%lld '
-        'latency_req_ns=%lld predicted_ns=%lld duration_ns=%lld state=%d '
-        'tick_stopped=%d source=%s", REC->cpu, REC->next_timer_ns, REC->next_io_ns, '
-        'REC->next_task_ns, REC->latency_req_ns, REC->predicted_ns, REC->duration_ns, '
-        'REC->state, REC->tick_stopped, __print_symbolic(REC->source, { 0, "timer" }, '
-        '{ 1, "io" }, { 2, "task" }, { 3, "history" })'),
+    ("sched_idle_predict", "v2"): ("sched", 40, 80, PREDICT_V2_FIELDS,
+                                   PREDICT_V2_PRINT + '", ' + PREDICT_V2_ARGS),
     # series v2, before the sleep predictor and the intercept history:
     # no next_task_ns, no source
     ("sched_idle_predict", "v1"): ("sched", 40, 64, [
