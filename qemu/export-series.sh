@@ -14,7 +14,8 @@
 #     to overwrite an existing branch.
 #
 # <branch> defaults to "series"; the tree is <cache>/base/src (make kernel
-# creates it).
+# creates it from SIP_LINUX, qemu/defaults.sh, which the series file's
+# header names).
 set -eu
 . "$(dirname "$0")/defaults.sh"
 cache=$SIP_CACHE
@@ -60,7 +61,7 @@ rm -f "$top"/series/*.patch
 "${git[@]}" format-patch -q --cover-letter --cover-from-description=subject \
 	--base=base -o "$top/series" "base..$branch"
 {
-	echo "# sched-idle-predict: applied in order on linux-source-6.1 by make kernel (git am)"
+	echo "# sched-idle-predict: applied in order on $SIP_LINUX by make kernel (git am)"
 	(cd "$top/series" && ls 0*.patch | grep -v '^0000-cover-letter')
 } > "$top/series/series"
 echo "export-series: $(grep -vc '^#' "$top/series/series") patches from $branch"
