@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The patch series as maintainers will see it: tests/host/check-series.sh
-# applies series/ patch by patch on a scratch tree of linux-source-6.1 in
+# applies series/ patch by patch on a scratch tree of $(SIP_LINUX) in
 # $(SIP_CACHE)/check-series, runs checkpatch --strict, compares the W=1
 # warnings of the touched directories before and after each patch and
 # builds the whole kernel in each configuration of its table (the
-# project's, HALTPOLL_CPUIDLE=m, SCHED_IO_LATENCY=n, CPU_IDLE=n, PREEMPT
-# with lockdep). CHECK_SERIES=full (the default here) builds them after
-# every patch, one full build per patch and configuration, and reports a
-# build that passed before with the same inputs from its record unless
-# CHECK_SERIES_REBUILD=1 (an interrupted run goes on where it stopped);
-# quick builds them after the last patch only. `make test` runs it as a
-# host test,
-# quick unless CHECK_SERIES=full is given (tests/host/check-series.t).
+# project's, HALTPOLL_CPUIDLE=m, SCHED_IO_LATENCY=n, CPU_IDLE=n,
+# PREEMPT_RT with lockdep, or PREEMPT on a tree that cannot build
+# PREEMPT_RT, and i386). CHECK_SERIES=full (the default here) builds them
+# after every patch, one full build per patch and configuration, and
+# reports a build that passed before with the same inputs from its record
+# unless CHECK_SERIES_REBUILD=1 (an interrupted run goes on where it
+# stopped); quick builds them after the last patch only. `make test` runs
+# it as a host test, quick unless CHECK_SERIES=full is given
+# (tests/host/check-series.t).
 
 SERIES_DIR   ?= series
 CHECK_SERIES ?= full

@@ -3,7 +3,7 @@
 #
 # Check the patch series the way a maintainer would before applying it,
 # one patch at a time, on a scratch git worktree of the installed
-# linux-source-6.1 tree (tag "base" of <cache>/base/src):
+# $SIP_LINUX tree (qemu/defaults.sh; tag "base" of <cache>/base/src):
 #
 #   1. the patch applies with git am on top of the previous ones;
 #   2. scripts/checkpatch.pl --strict finds 0 errors and 0 warnings
@@ -72,15 +72,19 @@ configs=(
 # Quick mode (-q, make test) builds only these rows when -c names none:
 # "project" is the patched kernel that make test builds and boots anyway,
 # and "preempt" and "i386" change the preprocessed output of nearly every
-# file (PREEMPT and lockdep; 32-bit), each a cold build of its own that
+# file (PREEMPT_RT and lockdep; 32-bit), each a cold build of its own that
 # would take make test past its time; make check-series builds every row
 # after every patch.
 quick_configs="haltpoll-m,no-io-latency,no-cpuidle"
 # PREEMPT_RT replaces CONFIG_PREEMPT=y in the preempt row when the tree
-# lets olddefconfig keep it. 6.1 does not: PREEMPT_RT depends on
-# ARCH_SUPPORTS_RT, which no architecture selects yet; meanwhile
-# PROVE_RAW_LOCK_NESTING makes lockdep report a spinlock_t taken under a
-# raw_spinlock_t, the nesting that breaks on PREEMPT_RT.
+# lets olddefconfig keep it. 6.12 does on x86_64: PREEMPT_RT depends on
+# EXPERT && ARCH_SUPPORTS_RT (kernel/Kconfig.preempt), EXPERT on nothing,
+# and config X86 selects ARCH_SUPPORTS_RT unconditionally
+# (arch/x86/Kconfig; 6.1's did not). On 6.12.118, tinyconfig plus the
+# project's fragments plus the row keeps every option it sets through
+# olddefconfig. With PREEMPT_RT, or PREEMPT on a tree that cannot build
+# it, PROVE_RAW_LOCK_NESTING makes lockdep report a spinlock_t taken
+# under a raw_spinlock_t, the nesting that breaks on PREEMPT_RT.
 preempt_rt="CONFIG_EXPERT=y CONFIG_PREEMPT_RT=y"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
