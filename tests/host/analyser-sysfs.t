@@ -8,8 +8,10 @@
 # deltas of /sys/devices/system/cpu/cpuN/cpuidle/stateK/{usage,above,below},
 # which record.sh reads just outside the markers (cpuidle-{before,after}.txt).
 #
-# How 6.1 counts (drivers/cpuidle/cpuidle.c, cpuidle_enter_state(), after
-# ->enter() returned a state s >= 0, with diff = the time around ->enter()):
+# How 6.12 counts (drivers/cpuidle/cpuidle.c, cpuidle_enter_state(), after
+# ->enter() returned a state s >= 0, with diff = the time around ->enter();
+# the rules and the tracepoints' places are 6.1's, only the clock reads
+# became local_clock_noinstr()):
 #
 #	usage++
 #	diff < target_residency(s), and a shallower state is enabled: above++
