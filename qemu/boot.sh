@@ -67,8 +67,8 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 mkdir -p "$run/cpio"
 printf '%s\n' "$CMD" > "$run/cpio/sip-cmd"
 {
-	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_DISK_PROFILES=%q\nSIP_CLOCK=%q\nSIP_NONCE=%q\n' \
-		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$profiles" "$CLOCK" "$nonce"
+	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_DISK_PROFILES=%q\nSIP_CLOCK=%q\nSIP_NONCE=%q\nSIP_LINUX=%q\n' \
+		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$profiles" "$CLOCK" "$nonce" "$SIP_LINUX"
 } > "$run/cpio/sip-env"
 (cd "$run/cpio" && printf 'sip-cmd\nsip-env\n' | cpio -o -H newc --quiet) > "$run/cmd.cpio"
 cat "$run/base.cpio" "$run/cmd.cpio" > "$run/initrd"

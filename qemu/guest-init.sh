@@ -21,7 +21,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 ln -sf /proc/self/fd /dev/fd 2>/dev/null
 
 . /sip-env
-export SIP_KERNEL SIP_PLATFORM SIP_SMP SIP_DISKS SIP_DISK_PROFILES SIP_CLOCK
+export SIP_KERNEL SIP_PLATFORM SIP_SMP SIP_DISKS SIP_DISK_PROFILES SIP_CLOCK SIP_LINUX
 say() { echo "sip-guest: $*"; }
 
 rc=0
