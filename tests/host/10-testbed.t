@@ -9,7 +9,7 @@ export KERNEL=base PLATFORM=none
 out=$(CMD='uname -r' RESULTS=$SIP_TEST_OUT/tb1 ./qemu/boot.sh 2>&1); rc=$?
 is "boot runs uname -r and exits 0" 0 "$rc"
 # The major.minor of the tree the project builds, from its package's name
-# (SIP_LINUX in qemu/defaults.sh: linux-source-6.12 boots 6.12.*).
+# (SIP_LINUX in qemu/defaults.sh, linux-source-<major>.<minor>).
 ver=${SIP_LINUX#linux-source-}
 echo "$out" | grep -qx "${ver//./\\.}\\.[0-9][0-9]*.*"; is "uname -r printed $ver.* ($SIP_LINUX)" 0 $?
 CMD='exit 3' RESULTS=$SIP_TEST_OUT/tb2 ./qemu/boot.sh >/dev/null 2>&1
