@@ -28,8 +28,8 @@ The layouts follow Linux 6.1's formats (x86_64), except the series' events
 sched_idle_predict and sched_sleep_predict, whose fields are the series'
 (design/series.md) and whose offsets are this file's choice: readers must
 look fields up by name. Linux 6.12 changed the two block events (see the
-note above EVENTS); the fixtures keep 6.1's. sched_idle_predict's source is printed by
-__print_symbolic(): 0 timer, 1 io, 2 task, 3 history.
+note above EVENTS); the fixtures keep 6.1's. sched_idle_predict's source is
+printed by __print_symbolic(): 0 timer, 1 io, 2 task, 3 history.
 """
 import struct
 import sys
