@@ -4,9 +4,10 @@
 # Install the Debian packages the project needs. Idempotent and silent when
 # everything is present; otherwise installs only what is missing.
 set -eu
+. "$(dirname "$0")/defaults.sh"
 
 pkgs=(
-	linux-source-6.1 gcc g++ git make bc flex bison libelf-dev libssl-dev cpio
+	"$SIP_LINUX" gcc g++ git make bc flex bison libelf-dev libssl-dev cpio
 	busybox-static qemu-system-x86 trace-cmd ccache kmod rsync dwarves
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config
 	libkshark-dev kernelshark gnuplot-nox xvfb xauth imagemagick

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prepare the kernel sources: ONE extraction of Debian's linux-source-6.1
+# Prepare the kernel sources: ONE extraction of Debian's $SIP_LINUX
+# (qemu/defaults.sh)
 # into a git repository, <cache>/base/src (commit tagged "base"), and a git
 # worktree of it, <cache>/patched/src, holding base + series/ applied in
 # order with git am. Each kernel builds into <kernel>/obj beside its src,
@@ -14,21 +15,22 @@
 # Prints the tree version; records it in <cache-dir>/linux.version.
 set -eu
 
+. "$(dirname "$0")/defaults.sh"
 cache=$1
 series=$(cd "$2" && pwd)
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/$SIP_LINUX.tar.xz
 src=$cache/base/src
 name=${3:-patched}
 wt=$cache/$name/src
 
 die() { echo "kernel-tree: $*" >&2; exit 1; }
 
-[ -f "$tarball" ] || die "$tarball missing (make deps installs linux-source-6.1)"
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+[ -f "$tarball" ] || die "$tarball missing (make deps installs $SIP_LINUX)"
+pkgver=$(dpkg-query -W -f='${Version}' "$SIP_LINUX")
 mkdir -p "$cache/base" "$cache/$name"
 
 if [ "$(cat "$src/.sip-pkgver" 2>/dev/null)" != "$pkgver" ]; then
-	echo "kernel-tree: extracting linux-source-6.1 $pkgver (once)"
+	echo "kernel-tree: extracting $SIP_LINUX $pkgver (once)"
 	rm -rf "$src" "$src.tmp" "$wt"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
@@ -39,7 +41,7 @@ if [ "$(cat "$src/.sip-pkgver" 2>/dev/null)" != "$pkgver" ]; then
 		git config user.email "sched-idle-predict@localhost"
 		git config gc.auto 0
 		git add -A -f . >/dev/null
-		git commit -q -m "linux-source-6.1 $pkgver"
+		git commit -q -m "$SIP_LINUX $pkgver"
 		git tag base
 	)
 	echo "$pkgver" > "$src.tmp/.sip-pkgver"
@@ -47,7 +49,7 @@ if [ "$(cat "$src/.sip-pkgver" 2>/dev/null)" != "$pkgver" ]; then
 fi
 
 kver=$(make -s -C "$src" kernelversion)
-echo "linux-source-6.1 $pkgver (kernel $kver)" | tee "$cache/linux.version" "$cache/base/linux.version" "$cache/patched/linux.version"
+echo "$SIP_LINUX $pkgver (kernel $kver)" | tee "$cache/linux.version" "$cache/base/linux.version" "$cache/patched/linux.version"
 
 # The patched tree is re-made only when the series changed, so an unchanged
 # series costs nothing and leaves file times (and so the build) alone.
