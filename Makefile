@@ -10,7 +10,8 @@ SHELL := /bin/bash
 
 # The default is qemu/defaults.sh's, which the scripts source too.
 SIP_CACHE ?= $(shell . ./qemu/defaults.sh && echo "$$SIP_CACHE")
-export SIP_CACHE
+SIP_LINUX ?= $(shell . ./qemu/defaults.sh && echo "$$SIP_LINUX")
+export SIP_CACHE SIP_LINUX
 
 # The start of the first make of the command line: the long targets print
 # their progress as "[mm:ss] what" from it (qemu/progress.sh); recursive
@@ -78,7 +79,7 @@ deps:
 	@./qemu/deps.sh
 
 kernel-tree: deps
-	@./qemu/progress.sh "kernel: preparing the trees (linux-source-6.1, series/)"
+	@./qemu/progress.sh "kernel: preparing the trees ($(SIP_LINUX), series/)"
 	@./qemu/kernel-tree.sh $(SIP_CACHE) series
 
 kernel-base: kernel-tree

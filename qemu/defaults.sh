@@ -9,9 +9,13 @@
 # SIP_CACHE: everything built (sources, objects, modules, guest tools,
 # ccache), outside the checkout so that clones and CI share it
 # (design/contract.md).
+# SIP_LINUX: the Debian package whose tree the series applies to (its
+# /usr/src/<package>.tar.xz); make deps installs it, kernel-tree.sh
+# extracts it.
 # SIP_TEST_OUT: what make test keeps (TAP, logs, the tests' guest runs),
 # relative to the checkout.
 
 : "${SIP_CACHE:=$HOME/.cache/sched-idle-predict}"
+: "${SIP_LINUX:=linux-source-6.12}"
 : "${SIP_TEST_OUT:=results/test}"
-export SIP_CACHE SIP_TEST_OUT
+export SIP_CACHE SIP_LINUX SIP_TEST_OUT
