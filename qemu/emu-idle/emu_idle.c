@@ -50,14 +50,20 @@
  *		entries, residency_ns, energy_nj; counters only grow
  *	reset	writing "1" zeroes every counter of every CPU
  *
- * Calling convention (v6.1 drivers/cpuidle/cpuidle.c:cpuidle_enter_state()):
- * ->enter() is called with interrupts disabled and, since no state carries
- * CPUIDLE_FLAG_RCU_IDLE, after ct_idle_enter(): RCU is not watching, so the
- * halt path uses only raw_ irq helpers and no tracepoints (the POLL wrapper
- * uses local_irq_disable(), as the core's poll_idle() it wraps uses
- * local_irq_enable(), so lockdep's view stays right). 6.1 accepts a
- * return with interrupts enabled or disabled (it enables them afterwards);
- * both paths return with them disabled, which newer kernels require.
+ * Calling convention (v6.12 drivers/cpuidle/cpuidle.c:cpuidle_enter_state()):
+ * ->enter() is called with interrupts disabled and must return with them
+ * disabled (the core WARNs "leaked IRQ state" otherwise, and the guest runs
+ * with panic_on_warn). The core tells RCU that the CPU is idle
+ * (ct_cpuidle_enter()) around ->enter() unless the state has
+ * CPUIDLE_FLAG_RCU_IDLE; every state here has it, and the callbacks, which
+ * are __cpuidle (noinstr), do it themselves around the idle instruction
+ * only, as drivers/acpi/processor_idle.c's acpi_idle_enter_bm() does. The
+ * clock reads and the accounting thus run while RCU watches, inside
+ * instrumentation_begin()/end(); between ct_cpuidle_enter() and
+ * ct_cpuidle_exit() there are only raw_ irq helpers, HLT and, for POLL, the
+ * core's poll_idle(), which is noinstr, enables interrupts with the raw_
+ * helper and returns with them disabled. The exit-latency busy-wait comes
+ * after ct_cpuidle_exit(), interrupts still disabled.
  * call_cpuidle() has cleared TIF_POLLING_NRFLAG and checked need_resched()
  * with interrupts disabled, so a remote wake-up sends an IPI and HLT, which
  * enables interrupts atomically with halting (STI; HLT), cannot miss it.
@@ -88,13 +94,14 @@
 #include <linux/uaccess.h>
 
 /*
- * Limits of a state description. 100 ms of exit latency is two orders of
- * magnitude above the deepest state of any table in the 6.1 tree (the
- * cluster states of arm64 DTs reach a few ms), and the driver busy-waits
- * that long on every wake-up. One second of target residency is beyond any
- * idle period a tickless CPU predicts with confidence. 100 W is more than
- * one core of any CPU the profiles describe draws; with it the energy of one
- * CPU accumulated in pJ takes 2^64 / (1e5 mW * 1e9 ns/s) = 51 hours to wrap.
+ * Limits of a state description. 100 ms of exit latency is several times
+ * the deepest state of any table in the 6.12 tree (17 ms of entry plus exit
+ * latency in the i.MX93 DT, 10 ms in intel_idle's Atom tables), and the
+ * driver busy-waits that long on every wake-up. One second of target
+ * residency is beyond any idle period a tickless CPU predicts with
+ * confidence. 100 W is more than one core of any CPU the profiles describe
+ * draws; with it the energy of one CPU accumulated in pJ takes
+ * 2^64 / (1e5 mW * 1e9 ns/s) = 51 hours to wrap.
  */
 #define EMU_IDLE_EXIT_MAX_US		100000
 #define EMU_IDLE_RESIDENCY_MAX_US	1000000
@@ -140,7 +147,7 @@ struct emu_idle_profile {
 
 /*
  * x86-client: Intel Skylake client, the exit latencies and target
- * residencies of skl_cstates[] in drivers/idle/intel_idle.c (Linux 6.1).
+ * residencies of skl_cstates[] in drivers/idle/intel_idle.c (Linux 6.12).
  */
 static const struct emu_idle_state_desc emu_idle_skl[] = {
 	{ "POLL",	0,	0,	1000 },
@@ -156,7 +163,7 @@ static const struct emu_idle_state_desc emu_idle_skl[] = {
 
 /*
  * x86-server: Intel Skylake-X / Cascade Lake server, skx_cstates[] in
- * drivers/idle/intel_idle.c (Linux 6.1). Powers as for x86-client.
+ * drivers/idle/intel_idle.c (Linux 6.12). Powers as for x86-client.
  */
 static const struct emu_idle_state_desc emu_idle_skx[] = {
 	{ "POLL",	0,	0,	1000 },
@@ -167,9 +174,10 @@ static const struct emu_idle_state_desc emu_idle_skx[] = {
 
 /*
  * arm-mobile: Rockchip RK3399 (big.LITTLE, 4 Cortex-A53 + 2 Cortex-A72),
- * the idle-states node of arch/arm64/boot/dts/rockchip/rk3399.dtsi
- * (Linux 6.1), used by both clusters. State 0 is WFI with exit latency and
- * residency 1 us, as drivers/cpuidle/cpuidle-psci.c sets it. Like
+ * the idle-states node of arch/arm64/boot/dts/rockchip/rk3399-base.dtsi
+ * (Linux 6.12, included by rk3399.dtsi), used by both clusters. State 0
+ * is WFI with exit latency and residency 1 us, as
+ * drivers/cpuidle/cpuidle-psci.c sets it. Like
  * drivers/cpuidle/dt_idle_states.c, the exit latency is entry-latency-us +
  * exit-latency-us: cpu-sleep 120 + 250 = 370 us (min-residency 900 us),
  * cluster-sleep 400 + 500 = 900 us (min-residency 2000 us). Powers are
@@ -255,7 +263,8 @@ static int (*emu_idle_poll_enter)(struct cpuidle_device *dev,
  * No .owner: cpuidle_register_device() would take a reference on it for
  * every CPU and the module could never be removed. Removal instead waits,
  * after cpuidle_unregister(), for every CPU to leave the callbacks below:
- * they run after ct_idle_enter(), where synchronize_rcu() does not wait.
+ * a CPU halted or polling in them is RCU-idle (between ct_cpuidle_enter()
+ * and ct_cpuidle_exit()), and synchronize_rcu() does not wait for it.
  */
 static struct cpuidle_driver emu_idle_driver = {
 	.name = "emu_idle",
@@ -278,17 +287,24 @@ static __cpuidle void emu_idle_account(int index, u64 residency_ns)
 		   residency_ns * s->power_mw + s->transition_pj);
 }
 
+/*
+ * The states' ->enter(), with CPUIDLE_FLAG_RCU_IDLE: RCU is told the CPU
+ * is idle only around HLT (see "Calling convention" above).
+ */
 static __cpuidle int emu_idle_enter(struct cpuidle_device *dev,
 				    struct cpuidle_driver *drv, int index)
 {
-	u64 start_ns = local_clock();
-	u64 wake_ns;
+	u64 start_ns, wake_ns;
 
+	instrumentation_begin();
+	start_ns = local_clock();
 	this_cpu_write(emu_idle_inside, 1);
 	if (!need_resched()) {
+		ct_cpuidle_enter();
 		/* STI; HLT: the wake-up interrupt is handled before we go on. */
 		raw_safe_halt();
 		raw_local_irq_disable();
+		ct_cpuidle_exit();
 
 		/*
 		 * The hardware would only now resume executing: make the
@@ -306,27 +322,32 @@ static __cpuidle int emu_idle_enter(struct cpuidle_device *dev,
 	emu_idle_account(index, local_clock() - start_ns);
 	/* Pairs with the acquire in emu_idle_exit(): accounting is done. */
 	smp_store_release(this_cpu_ptr(&emu_idle_inside), 0);
+	instrumentation_end();
 	return index;
 }
 
+/*
+ * POLL: the core's poll_idle(), RCU-idle like every state (the core would
+ * have made it so without CPUIDLE_FLAG_RCU_IDLE), timed and accounted from
+ * outside. poll_idle() returns with interrupts disabled.
+ */
 static __cpuidle int emu_idle_poll(struct cpuidle_device *dev,
 				   struct cpuidle_driver *drv, int index)
 {
-	u64 start_ns = local_clock();
+	u64 start_ns;
 	int ret;
 
+	instrumentation_begin();
+	start_ns = local_clock();
 	this_cpu_write(emu_idle_inside, 1);
+	ct_cpuidle_enter();
 	ret = emu_idle_poll_enter(dev, drv, index);
-	/*
-	 * poll_idle() returns with interrupts enabled (and lockdep told so,
-	 * hence not the raw_ helper). Return with them disabled like the
-	 * halt path, so no interrupt runs inside cpuidle's residency window
-	 * after ours has closed.
-	 */
-	local_irq_disable();
+	raw_local_irq_disable();
+	ct_cpuidle_exit();
 	emu_idle_account(index, local_clock() - start_ns);
 	/* Pairs with the acquire in emu_idle_exit(). */
 	smp_store_release(this_cpu_ptr(&emu_idle_inside), 0);
+	instrumentation_end();
 	return ret;
 }
 
@@ -512,6 +533,7 @@ static void __init emu_idle_fill_driver(void)
 		cpuidle_poll_state_init(drv);
 		emu_idle_poll_enter = drv->states[0].enter;
 		drv->states[0].enter = emu_idle_poll;
+		drv->states[0].flags |= CPUIDLE_FLAG_RCU_IDLE;
 		drv->states[0].power_usage = emu_idle_table[0].power_mw;
 		i = 1;
 	}
@@ -525,6 +547,7 @@ static void __init emu_idle_fill_driver(void)
 		cs->exit_latency = s->exit_us;
 		cs->target_residency = s->residency_us;
 		cs->power_usage = s->power_mw;
+		cs->flags = CPUIDLE_FLAG_RCU_IDLE;
 		cs->enter = emu_idle_enter;
 	}
 	drv->state_count = emu_idle_count;
@@ -662,8 +685,8 @@ static void __exit emu_idle_exit(void)
 	WRITE_ONCE(emu_idle_dying, true);
 	cpuidle_unregister(&emu_idle_driver);
 	/*
-	 * cpuidle_unregister() woke every idle CPU; one already past
-	 * ct_idle_enter() may still be in a callback. Wait until each has
+	 * cpuidle_unregister() woke every idle CPU; one that was RCU-idle
+	 * in a callback may still be in it. Wait until each has
 	 * left; 1 ms then covers the few instructions after the store.
 	 */
 	for_each_possible_cpu(cpu)
