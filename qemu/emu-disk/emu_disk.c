@@ -925,6 +925,21 @@ static const struct block_device_operations emu_disk_fops = {
 
 static int emu_disk_add(struct emu_disk *d)
 {
+	/*
+	 * 512-byte logical and 4 KiB physical blocks, requests up to 1 MiB,
+	 * discard of whole pages, a volatile write cache without FUA (flushes
+	 * reach ->queue_rq()). Not rotational, whatever the profile (no
+	 * BLK_FEAT_ROTATIONAL), and no entropy from the completion times,
+	 * which are the profile's draws (no BLK_FEAT_ADD_RANDOM).
+	 */
+	struct queue_limits lim = {
+		.logical_block_size = SECTOR_SIZE,
+		.physical_block_size = SZ_4K,
+		.max_hw_sectors = SZ_1M >> SECTOR_SHIFT,
+		.max_hw_discard_sectors = UINT_MAX >> SECTOR_SHIFT,
+		.discard_granularity = PAGE_SIZE,
+		.features = BLK_FEAT_WRITE_CACHE,
+	};
 	struct gendisk *disk;
 	int ret;
 
@@ -943,7 +958,7 @@ static int emu_disk_add(struct emu_disk *d)
 	if (ret)
 		return ret;
 
-	disk = blk_mq_alloc_disk(&d->tag_set, d);
+	disk = blk_mq_alloc_disk(&d->tag_set, &lim, d);
 	if (IS_ERR(disk)) {
 		blk_mq_free_tag_set(&d->tag_set);
 		return PTR_ERR(disk);
@@ -956,14 +971,6 @@ static int emu_disk_add(struct emu_disk *d)
 	disk->flags |= GENHD_FL_NO_PART;
 	strscpy(disk->disk_name, d->name, sizeof(disk->disk_name));
 	set_capacity(disk, (sector_t)size_mb << (20 - SECTOR_SHIFT));
-	blk_queue_logical_block_size(disk->queue, SECTOR_SIZE);
-	blk_queue_physical_block_size(disk->queue, SZ_4K);
-	blk_queue_max_hw_sectors(disk->queue, SZ_1M >> SECTOR_SHIFT);
-	blk_queue_max_discard_sectors(disk->queue, UINT_MAX >> SECTOR_SHIFT);
-	disk->queue->limits.discard_granularity = PAGE_SIZE;
-	blk_queue_write_cache(disk->queue, true, false);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
-	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, disk->queue);
 
 	ret = add_disk(disk);
 	if (ret) {
