@@ -30,6 +30,17 @@
  * thus complete in latency order, whatever order they were issued in, and
  * a CPU sees nothing of a request until its interrupt arrives.
  *
+ * completion= says how a due request is ended. mq (the default) calls
+ * blk_mq_end_request(), as NVMe, virtio-blk and null_blk do. scsi ends it
+ * as the SCSI midlayer (scsi_end_request()), MMC (mmc_blk_mq_complete_rq())
+ * and request-based dm do: blk_update_request() for all its bytes, which
+ * ends the bios and so wakes the task waiting for them, then
+ * __blk_mq_end_request(), which accounts and frees the request. Either
+ * runs in ->complete(), reached through blk_mq_complete_request() from the
+ * interrupt, with the same service time: the modes differ only in the
+ * block layer's entry points, and so in what code hooked to
+ * blk_mq_end_request() sees. debugfs "stats" names the mode.
+ *
  * Worked numbers (nvme, one 4 KiB read at HPET tick 1000000, 10 ns per
  * tick): the draw u = 0.5 falls on the profile's 50th percentile, 68 us,
  * so the deadline is tick 1000000 + 68000 / 10 = 1006800. A 2 ms hdd read
@@ -230,6 +241,11 @@ module_param(stack_ns, uint, 0444);
 MODULE_PARM_DESC(stack_ns,
 		 "part of each drawn latency spent by the guest's own IO path, not by the device (default 8000)");
 
+static char *completion = "mq";
+module_param(completion, charp, 0444);
+MODULE_PARM_DESC(completion,
+		 "how requests end: mq (default: blk_mq_end_request()) or scsi (blk_update_request(), then __blk_mq_end_request(), as SCSI and MMC)");
+
 static ulong hpet_base = 0xfed00000;
 module_param(hpet_base, ulong, 0444);
 MODULE_PARM_DESC(hpet_base, "physical address of the HPET (default 0xfed00000)");
@@ -330,6 +346,24 @@ struct emu_disk_cpu {
  * spinlock_t, which PREEMPT_RT runs in the softirq-expired timer context.
  */
 static bool emu_disk_hrtimers;
+
+/* completion=, as parsed: how emu_disk_complete() ends a request. */
+enum emu_disk_completion {
+	EMU_DISK_COMPLETION_MQ,
+	EMU_DISK_COMPLETION_SCSI,
+};
+
+static const char * const emu_disk_completion_names[] = {
+	[EMU_DISK_COMPLETION_MQ] = "mq",
+	[EMU_DISK_COMPLETION_SCSI] = "scsi",
+};
+
+static const char * const emu_disk_completion_calls[] = {
+	[EMU_DISK_COMPLETION_MQ] = "blk_mq_end_request()",
+	[EMU_DISK_COMPLETION_SCSI] = "blk_update_request(), then __blk_mq_end_request()",
+};
+
+static enum emu_disk_completion emu_disk_completion_mode;
 
 static struct emu_disk *emu_disks[EMU_DISK_MAX];
 static unsigned int emu_disk_count;
@@ -597,7 +631,20 @@ static void emu_disk_complete(struct request *rq)
 {
 	struct emu_disk_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	blk_mq_end_request(rq, cmd->status);
+	if (emu_disk_completion_mode == EMU_DISK_COMPLETION_MQ) {
+		blk_mq_end_request(rq, cmd->status);
+		return;
+	}
+	/*
+	 * scsi: the bios first, their waiters wake; then the request. All
+	 * its bytes are ended at once, so none remains; were some left, the
+	 * request would go back to ->queue_rq() for them, as MMC does.
+	 */
+	if (blk_update_request(rq, cmd->status, blk_rq_bytes(rq))) {
+		blk_mq_requeue_request(rq, true);
+		return;
+	}
+	__blk_mq_end_request(rq, cmd->status);
 }
 
 static const struct blk_mq_ops emu_disk_mq_ops = {
@@ -761,6 +808,18 @@ static int emu_disk_parse(void)
 
 static int emu_disk_check_params(void)
 {
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(emu_disk_completion_names); i++) {
+		if (completion && !strcmp(completion, emu_disk_completion_names[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(emu_disk_completion_names)) {
+		pr_err("completion=%s: must be mq (blk_mq_end_request()) or scsi (blk_update_request(), then __blk_mq_end_request())\n",
+		       completion ?: "");
+		return -EINVAL;
+	}
+	emu_disk_completion_mode = i;
 	if (irq_cpu < -1 || irq_cpu >= (int)nr_cpu_ids) {
 		pr_err("irq_cpu=%d: must be -1 or a CPU below %u\n", irq_cpu, nr_cpu_ids);
 		return -EINVAL;
@@ -1010,6 +1069,9 @@ static int emu_disk_stats_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	seq_printf(m, "# completions by %s\n", emu_disk_hrtimers ? "hrtimer" : "HPET interrupt");
+	seq_printf(m, "# completion %s: %s\n",
+		   emu_disk_completion_names[emu_disk_completion_mode],
+		   emu_disk_completion_calls[emu_disk_completion_mode]);
 	seq_puts(m, "disk profile issued completed drawn_mean_ns late_mean_ns late_max_ns\n");
 	for (i = 0; i < emu_disk_count; i++) {
 		struct emu_disk *d = emu_disks[i];
@@ -1119,10 +1181,11 @@ static int __init emu_disk_init(void)
 	debugfs_create_file("stats", 0444, emu_disk_debugfs, NULL, &emu_disk_stats_fops);
 	debugfs_create_file("profiles", 0444, emu_disk_debugfs, NULL,
 			    &emu_disk_profiles_fops);
-	pr_info("%u disks (%s), HPET period %u fs, completions by %s on %s\n",
+	pr_info("%u disks (%s), HPET period %u fs, completions by %s on %s, ended by %s\n",
 		emu_disk_count, disks, emu_hpet_period_fs,
 		emu_disk_hrtimers ? "hrtimer" : "HPET interrupt",
-		irq_cpu >= 0 ? "one CPU" : "the issuing CPU");
+		irq_cpu >= 0 ? "one CPU" : "the issuing CPU",
+		emu_disk_completion_calls[emu_disk_completion_mode]);
 	return 0;
 fail:
 	emu_disk_cleanup();
