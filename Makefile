@@ -63,7 +63,10 @@ HELP := \
 	"boot         boot KERNEL=base|patched, run CMD in the guest, exit with its status" \
 	"             [SMP=2] [TIMEOUT=300] [DISKS='nvme hdd 100us'] [APPEND=...] [PLATFORM=x86-client|none]" \
 	"             [CLOCK=virtual|real] [RESULTS=results/last] [V=1 prints the QEMU command]" \
+	"             [DISK_COMPLETION=mq|scsi: how the DISKS end a request; mq: blk_mq_end_request()" \
+	"             (default, qemu/defaults.sh); scsi: as SCSI and MMC, blk_update_request() then __blk_mq_end_request()]" \
 	"disk-latency boot with DISKS (default: every profile) and report each disk's read latency" \
+	"             [DISK_COMPLETION=mq|scsi as for boot]" \
 	"clean        remove results/ (the cache in SIP_CACHE is kept)" \
 	"distclean    also remove SIP_CACHE ($(SIP_CACHE))"
 

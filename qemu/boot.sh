@@ -4,8 +4,9 @@
 # Boot a kernel under QEMU (TCG), run one command in the guest, stream the
 # console, and exit with the command's exit status.
 #
-# Environment: KERNEL CMD SMP TIMEOUT DISKS APPEND PLATFORM CLOCK RESULTS MEM
-# V (see `make help`). A guest that panics, oopses, WARNs, hangs or runs past
+# Environment: KERNEL CMD SMP TIMEOUT DISKS DISK_COMPLETION APPEND PLATFORM
+# CLOCK RESULTS MEM V (see `make help`; DISK_COMPLETION's default is in
+# qemu/defaults.sh). A guest that panics, oopses, WARNs, hangs or runs past
 # TIMEOUT fails with a one-line reason on stderr and a non-zero status:
 #   124 timeout, 125 guest setup failed, 126 kernel died (panic/oops/WARN),
 #   127 guest ended without reporting an exit status.
@@ -30,6 +31,8 @@ fail() { echo "boot: $1" >&2; exit "${2:-125}"; }
 case "$SMP" in [1-8]) ;; *) fail "SMP=$SMP: must be 1..8" ;; esac
 case "$TIMEOUT" in ''|*[!0-9]*) fail "TIMEOUT=$TIMEOUT: must be seconds" ;; esac
 case "$CLOCK" in virtual|real) ;; *) fail "CLOCK=$CLOCK: must be virtual or real" ;; esac
+# How the emulated disks end a request: emu_disk's completion= (qemu/emu-disk).
+case "$DISK_COMPLETION" in mq|scsi) ;; *) fail "DISK_COMPLETION=$DISK_COMPLETION: must be mq or scsi" ;; esac
 kimg=$cache/$KERNEL/obj/arch/x86/boot/bzImage
 [ -f "$kimg" ] || fail "no kernel $KERNEL ($kimg); run make kernel"
 
@@ -67,8 +70,8 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 mkdir -p "$run/cpio"
 printf '%s\n' "$CMD" > "$run/cpio/sip-cmd"
 {
-	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_DISK_PROFILES=%q\nSIP_CLOCK=%q\nSIP_NONCE=%q\nSIP_LINUX=%q\n' \
-		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$profiles" "$CLOCK" "$nonce" "$SIP_LINUX"
+	printf 'SIP_KERNEL=%q\nSIP_PLATFORM=%q\nSIP_SMP=%q\nSIP_DISKS=%q\nSIP_DISK_PROFILES=%q\nSIP_DISK_COMPLETION=%q\nSIP_CLOCK=%q\nSIP_NONCE=%q\nSIP_LINUX=%q\n' \
+		"$KERNEL" "$PLATFORM" "$SMP" "$DISKS" "$profiles" "$DISK_COMPLETION" "$CLOCK" "$nonce" "$SIP_LINUX"
 } > "$run/cpio/sip-env"
 (cd "$run/cpio" && printf 'sip-cmd\nsip-env\n' | cpio -o -H newc --quiet) > "$run/cmd.cpio"
 cat "$run/base.cpio" "$run/cmd.cpio" > "$run/initrd"

@@ -19,3 +19,8 @@
 : "${SIP_LINUX:=linux-source-6.12}"
 : "${SIP_TEST_OUT:=results/test}"
 export SIP_CACHE SIP_LINUX SIP_TEST_OUT
+
+# DISK_COMPLETION: how the emulated disks end a request (emu_disk's
+# completion=, qemu/boot.sh passes it on): mq, blk_mq_end_request(), or
+# scsi, blk_update_request() then __blk_mq_end_request() as SCSI and MMC do.
+: "${DISK_COMPLETION:=mq}"

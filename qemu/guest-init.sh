@@ -21,7 +21,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 ln -sf /proc/self/fd /dev/fd 2>/dev/null
 
 . /sip-env
-export SIP_KERNEL SIP_PLATFORM SIP_SMP SIP_DISKS SIP_DISK_PROFILES SIP_CLOCK SIP_LINUX
+export SIP_KERNEL SIP_PLATFORM SIP_SMP SIP_DISKS SIP_DISK_PROFILES SIP_DISK_COMPLETION SIP_CLOCK SIP_LINUX
 say() { echo "sip-guest: $*"; }
 
 rc=0
@@ -40,10 +40,12 @@ if [ "$SIP_PLATFORM" != none ]; then
 	fi
 fi
 
-# DISKS: emud0, emud1, ... in order (qemu/emu-disk, design/testbed.md).
+# DISKS: emud0, emud1, ... in order (qemu/emu-disk, design/testbed.md),
+# ending their requests as DISK_COMPLETION says (mq or scsi).
 if [ $rc = 0 ] && [ -n "$SIP_DISK_PROFILES" ]; then
-	if ! insmod /lib/modules/emu_disk.ko disks="$SIP_DISK_PROFILES"; then
-		say "insmod emu_disk disks=$SIP_DISK_PROFILES failed"
+	if ! insmod /lib/modules/emu_disk.ko disks="$SIP_DISK_PROFILES" \
+		completion="$SIP_DISK_COMPLETION"; then
+		say "insmod emu_disk disks=$SIP_DISK_PROFILES completion=$SIP_DISK_COMPLETION failed"
 		rc=125
 	fi
 fi

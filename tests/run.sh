@@ -83,14 +83,19 @@ done
 
 kunit_kernels=
 rm -f "$out"/kunit-*.cases
+# A group whose header does not set DISK_COMPLETION gets qemu/defaults.sh's
+# default, not whatever the environment holds, as for the other variables.
+completion_default=$(unset DISK_COMPLETION; . qemu/defaults.sh; echo "$DISK_COMPLETION")
 for key in "${order[@]}"; do
 	kernels="base,patched" platform=x86-client smp=2 disks="" append="" to=300
+	completion=$completion_default
 	for kv in $key; do
 		case "$kv" in
 		KERNEL=*) kernels=${kv#KERNEL=} ;;
 		PLATFORM=*) platform=${kv#PLATFORM=} ;;
 		SMP=*) smp=${kv#SMP=} ;;
 		DISKS=*) disks=${kv#DISKS=}; disks=${disks//,/ } ;;
+		DISK_COMPLETION=*) completion=${kv#DISK_COMPLETION=} ;;
 		APPEND=*) append+=" ${kv#APPEND=}" ;;
 		TIMEOUT=*) to=${kv#TIMEOUT=} ;;
 		esac
@@ -101,6 +106,7 @@ for key in "${order[@]}"; do
 		progress "guest ($k; $key): $names"
 		list=$(for n in $names; do printf '%s ' "$n"; done)
 		KERNEL=$k PLATFORM=$platform SMP=$smp DISKS="$disks" APPEND="$append" \
+			DISK_COMPLETION=$completion \
 			TIMEOUT=$((to * $(echo $names | wc -w) + 60)) RESULTS=$res \
 			CMD="sh /sip/tests/guest/run-tests.sh $to $list" \
 			./qemu/boot.sh > "$res.out" 2> "$res.err"
