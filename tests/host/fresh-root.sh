@@ -12,7 +12,11 @@
 # usage: fresh-root.sh [-k] <root> <target>[,VAR=value...]...
 #	-k	reuse <root> when it holds a system (default: made again)
 #
-# Environment: FRESH_MIRROR (default http://deb.debian.org/debian);
+# Environment: FRESH_MIRROR (default http://deb.debian.org/debian) and
+# FRESH_SECURITY_MIRROR (default http://deb.debian.org/debian-security):
+# the root's APT sources are those of a default Debian 12 install,
+# bookworm, bookworm-updates and bookworm-security (the kernel base,
+# linux-source-6.12, is in the security suite only);
 # FRESH_CCACHE, a host ccache directory lent to the root's kernel builds
 # (it saves their compile time; the result is the same).
 #
@@ -26,6 +30,7 @@ keep=0
 root=$1
 shift
 mirror=${FRESH_MIRROR:-http://deb.debian.org/debian}
+security=${FRESH_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 ccache=${FRESH_CCACHE:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 log=$root.log
@@ -105,6 +110,13 @@ else
 		exit 1
 	fi
 fi
+
+# The APT sources of a default install, on a new root and a kept one.
+cat > "$root/etc/apt/sources.list" <<EOF_SOURCES
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb $security bookworm-security main
+EOF_SOURCES
 
 # 2. The checkout's files (tracked and new, not ignored), nothing built
 s=$(date +%s)
