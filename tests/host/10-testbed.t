@@ -2,8 +2,8 @@
 # Host checks of the test bed itself: exit status, crashes, timeouts,
 # a broken patch stopping the build with its name.
 cd "$(dirname "$0")/../.."
-plan 12
 . tests/lib/tap.sh
+plan 12
 export KERNEL=base PLATFORM=none
 . qemu/defaults.sh
 out=$(CMD='uname -r' RESULTS=$SIP_TEST_OUT/tb1 ./qemu/boot.sh 2>&1); rc=$?
