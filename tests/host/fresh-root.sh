@@ -16,7 +16,7 @@
 # FRESH_SECURITY_MIRROR (default http://deb.debian.org/debian-security):
 # the root's APT sources are those of a default Debian 12 install,
 # bookworm, bookworm-updates and bookworm-security (the kernel base,
-# linux-source-6.12, is in the security suite only);
+# SIP_LINUX of qemu/defaults.sh, is in the security suite only);
 # FRESH_CCACHE, a host ccache directory lent to the root's kernel builds
 # (it saves their compile time; the result is the same).
 #
