@@ -14,11 +14,14 @@
 # extracts it.
 # SIP_TEST_OUT: what make test keeps (TAP, logs, the tests' guest runs),
 # relative to the checkout.
+# SIP_SUBJECT_PREFIX: the subject prefix of the series' patches
+# (export-series.sh, git format-patch --subject-prefix): the revision.
 
 : "${SIP_CACHE:=$HOME/.cache/sched-idle-predict}"
 : "${SIP_LINUX:=linux-source-6.12}"
 : "${SIP_TEST_OUT:=results/test}"
-export SIP_CACHE SIP_LINUX SIP_TEST_OUT
+: "${SIP_SUBJECT_PREFIX:=RFC PATCH v9}"
+export SIP_CACHE SIP_LINUX SIP_TEST_OUT SIP_SUBJECT_PREFIX
 
 # DISK_COMPLETION: how the emulated disks end a request (emu_disk's
 # completion=, qemu/boot.sh passes it on): mq, blk_mq_end_request(), or

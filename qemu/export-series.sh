@@ -39,10 +39,10 @@ if [ -n "$import" ]; then
 	while read -r p; do
 		git -C "$wt" am -q --keep-cr "$top/series/$p" || die "series/$p does not apply"
 	done
-	# Description: the subject without "[PATCH 00/NN]", a blank line, then
+	# Description: the subject without "[<prefix> 00/NN]", a blank line, then
 	# the body up to the shortlog ("author (N):").
 	awk '
-		/^Subject: / { sub(/^Subject: \[PATCH [0-9]+\/[0-9]+\] /, ""); subj = $0; insubj = 1; next }
+		/^Subject: / { sub(/^Subject: \[[^]]*[0-9]+\/[0-9]+\] /, ""); subj = $0; insubj = 1; next }
 		insubj && /^ / { sub(/^ /, ""); subj = subj " " $0; next }
 		insubj { insubj = 0; print subj; print ""; body = 1; next }
 		body && /^[^ ].* \([0-9]+\):$/ { exit }
@@ -59,7 +59,7 @@ fi
 	die "branch $branch has no description (the cover letter)"
 rm -f "$top"/series/*.patch
 "${git[@]}" format-patch -q --cover-letter --cover-from-description=subject \
-	--base=base -o "$top/series" "base..$branch"
+	--subject-prefix="$SIP_SUBJECT_PREFIX" --base=base -o "$top/series" "base..$branch"
 {
 	echo "# sched-idle-predict: applied in order on $SIP_LINUX by make kernel (git am)"
 	(cd "$top/series" && ls 0*.patch | grep -v '^0000-cover-letter')

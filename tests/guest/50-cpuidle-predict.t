@@ -11,8 +11,8 @@
 #  3 right + under + over equals the sum of the states' usage on each CPU,
 #    and idle entries happened. One process reads the usage files, then the
 #    stats: idle periods that end meanwhile count in the stats only (up to
-#    4 allowed; 0 was seen during development), and one period may be
-#    counted in usage and not yet in the stats (-1 allowed);
+#    4 allowed), and the period that ended last is counted in usage and
+#    judged in the stats only when the next one begins (-1 allowed);
 #  4 the counters are read-only: writing is refused and changes nothing
 #    (tests/guest/60-stats-bad-input.t covers every kind of writer);
 #  5 each sched_idle_predict event that is followed on its CPU by a

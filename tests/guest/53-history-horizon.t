@@ -2,8 +2,8 @@
 # sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 TIMEOUT=300
 # SPDX-License-Identifier: GPL-2.0
 #
-# The horizon of the history's guess (kernel/sched/idle.c, "Idle intercept
-# history"). sipwl remote-wakeup wakes a task blocked on CPU 1 from CPU 0
+# The horizon of the history's guess (kernel/sched/idle_predict.c, "Idle
+# intercept history"). sipwl remote-wakeup wakes a task blocked on CPU 1 from CPU 0
 # after a random 0-2 ms: the sleeper's own sleeps do not predict the
 # wake-ups, so CPU 1's history fills with intercepts and makes many choices
 # shallower than the next timer, and many of those periods last longer
