@@ -3,8 +3,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The horizon of the history's guess (kernel/sched/idle_predict.c, "Idle
-# intercept history"). sipwl remote-wakeup wakes a task blocked on CPU 1 from CPU 0
-# after a random 0-2 ms: the sleeper's own sleeps do not predict the
+# intercept history"). sipwl remote-wakeup wakes a task blocked on CPU 1
+# from CPU 0 after a random 0-2 ms: the sleeper's own sleeps do not predict the
 # wake-ups, so CPU 1's history fills with intercepts and makes many choices
 # shallower than the next timer, and many of those periods last longer
 # than the intercepts the history counted. From sched_idle_predict,
