@@ -26,11 +26,12 @@
 #    printed beside it;
 #  - the idle loop uses the published completions: some idle entries
 #    during the reads take their duration from the IO input;
-#  - every request is learnt before its bios complete: on the CPU that
-#    ends it, its io_latency_request event comes after its
-#    block_rq_complete (the start of blk_update_request()) and before the
-#    reader's sched_waking, whether the disk ends requests with
-#    blk_mq_end_request() or as SCSI and MMC do (DISK_COMPLETION).
+#  - every request is learnt after its bios complete, so that the learning
+#    does not delay the reader: on the CPU that ends it, the reader's
+#    sched_waking comes after the request's block_rq_complete (the start of
+#    blk_update_request()) and before its io_latency_request, never after
+#    it, whether the disk ends requests with blk_mq_end_request() or as
+#    SCSI and MMC do (DISK_COMPLETION).
 . /sip/tests/lib/tap.sh
 T=/sys/kernel/tracing
 EV=$T/events/io_latency
@@ -96,17 +97,21 @@ check_disk() {
 			printf "%d\t%s: hit rate %.1f%% within %d points of the best fixed prediction (%.1f%%)\n", !(pct >= opt - margin), label, pct, margin, opt
 		}' /tmp/warm > /tmp/verdicts
 	ok_verdicts /tmp/verdicts
-	# Per CPU, after a block_rq_complete of the disk: which comes first,
-	# the request's io_latency_request or the reader's sched_waking.
+	# Per CPU, after a block_rq_complete of the disk (st 1): the reader's
+	# sched_waking (st 2) then the request's io_latency_request is good;
+	# the io_latency_request (st 3) then the sched_waking is bad.
 	awk -v dev="${devt%:*},${devt#*:}" '
 		{ if (!match($0, /\[[0-9]+\]/)) next; cpu = substr($0, RSTART, RLENGTH) }
-		/ block_rq_complete: / && index($0, "block_rq_complete: " dev " ") { pend[cpu] = 1; next }
-		/ io_latency_request: / && index($0, "dev=" dev " ") { if (pend[cpu]) good++; pend[cpu] = 0; next }
-		/ sched_waking: comm=disklat / { if (pend[cpu]) bad++; pend[cpu] = 0 }
+		/ block_rq_complete: / && index($0, "block_rq_complete: " dev " ") { st[cpu] = 1; next }
+		/ io_latency_request: / && index($0, "dev=" dev " ") {
+			if (st[cpu] == 2) { good++; st[cpu] = 0 } else if (st[cpu] == 1) st[cpu] = 3
+			next }
+		/ sched_waking: comm=disklat / {
+			if (st[cpu] == 1) st[cpu] = 2; else if (st[cpu] == 3) { bad++; st[cpu] = 0 } }
 		END { printf "%d %d\n", good, bad }' $T/trace > /tmp/order
 	read -r good bad < /tmp/order
 	[ "$good" -gt 0 ] && [ "$bad" -eq 0 ]
-	ok $? "$2: $good requests learnt between their block_rq_complete and the reader's wake-up, $bad after the wake-up"
+	ok $? "$2: $good requests learnt after the reader's wake-up, $bad learnt before it"
 	if [ -d "$IDLE" ]; then
 		io=$(grep -c 'sched_idle_predict:.* source=io' $T/trace)
 		[ "$io" -gt 0 ]
