@@ -14,6 +14,10 @@
 STRESS_KERNEL ?= patched
 DEBUG_KERNEL  := $(STRESS_KERNEL)-debug
 DEBUG_OBJ     := $(SIP_CACHE)/$(DEBUG_KERNEL)/obj
+# The same suite on PREEMPT_RT (qemu/config/rt.config): a kernel of its
+# own, "patched-rt" (or "base-rt", the control), with its own objects.
+RT_KERNEL     := $(STRESS_KERNEL)-rt
+RT_OBJ        := $(SIP_CACHE)/$(RT_KERNEL)/obj
 STRESS_SMP    ?= 4
 STRESS_MEM    ?= 2G
 STRESS_DISKS  ?= 100us 500us 2ms
@@ -27,6 +31,8 @@ STRESS_FORM   ?= full
 # rcutree.kthread_prio=1: RCU's kthreads at SCHED_FIFO 1 (tests/stress/stress.sh
 # says why).
 STRESS_APPEND ?= pci=noacpi rcutree.kthread_prio=1
+# The RT kernel boots at the speed of a production one: no pci=noacpi.
+STRESS_APPEND_RT ?= rcutree.kthread_prio=1
 # e.g. STRESS_ENV='STRESS_HOTPLUG=100 STRESS_IO_S=30' (see tests/stress/stress.sh)
 STRESS_ENV    ?=
 STRESS_TIMEOUT ?= 3600
@@ -36,17 +42,27 @@ HELP += \
 	"stress       the full reliability suite on the debug kernel (rebuilt if the series changed): 1000 tasks in IO," \
 	"             fork storm + kmemleak, 500 CPU hotplug cycles, PM QoS and state flapping, driver reload" \
 	"             [STRESS_FORM=full|short] [STRESS_SMP=4] [STRESS_MEM=2G] [STRESS_RESULTS=results/stress]" \
-	"             [STRESS_KERNEL=patched|base: base is the control, the vanilla tree with the same debug options]" \
+	"             [STRESS_KERNEL=patched|base: base is the control, the vanilla tree with the same debug options];" \
+	"             then the same suite on PREEMPT_RT ($(RT_KERNEL)); results in STRESS_RESULTS and STRESS_RESULTS-rt" \
+	"stress-debug the suite on the debug kernel only;  stress-rt  on the PREEMPT_RT kernel only" \
 	"kernel-debug (re)build the debug kernel $(DEBUG_KERNEL) ($(STRESS_KERNEL) + qemu/config/debug.config)" \
+	"kernel-rt    (re)build the PREEMPT_RT kernel $(RT_KERNEL) ($(STRESS_KERNEL) + qemu/config/rt.config)" \
 	"kselftest    the tree's timers, cpu-hotplug and ftrace selftests on base and patched: table in results/kselftest"
 
-.PHONY: stress kernel-debug kselftest
+.PHONY: stress stress-debug stress-rt kernel-debug kernel-rt kselftest
 
 # The selftests are built against both kernels' trees and boot both.
 kselftest: deps
 	@+$(call need_kernel,base)
 	@+$(call need_kernel,patched)
 	@./tests/host/kselftest.sh results/kselftest
+
+kernel-rt: kernel-tree
+	@mkdir -p $(SIP_CACHE)/$(RT_KERNEL)
+	@[ -e $(SIP_CACHE)/$(RT_KERNEL)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(RT_KERNEL)/src
+	@./qemu/progress.sh "kernel: building $(RT_KERNEL) in $(RT_OBJ)"
+	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(RT_KERNEL)/src $(RT_OBJ) \
+		$(call FRAGS,$(STRESS_KERNEL)) qemu/config/rt.config
 
 kernel-debug: kernel-tree
 	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
@@ -57,17 +73,28 @@ kernel-debug: kernel-tree
 
 # kernel-debug every time: the series may have changed since the last
 # build (an unchanged tree costs one incremental make).
-stress: deps kernel-debug
-	@mkdir -p $(STRESS_RESULTS)
-	@./qemu/progress.sh "stress: booting $(DEBUG_KERNEL) (SMP=$(STRESS_SMP)), the $(STRESS_FORM) suite; one line per phase"
-	@MEM=$(STRESS_MEM) KERNEL=$(DEBUG_KERNEL) SMP=$(STRESS_SMP) APPEND='$(STRESS_APPEND)' \
-		DISKS='$(STRESS_DISKS)' TIMEOUT=$(STRESS_TIMEOUT) RESULTS=$(STRESS_RESULTS) \
+# stress_run <kernel> <results> <append>: boot <kernel> with the suite and
+# check its TAP (5 phases, none failed).
+define stress_run
+	@mkdir -p $(2)
+	@./qemu/progress.sh "stress: booting $(1) (SMP=$(STRESS_SMP)), the $(STRESS_FORM) suite; one line per phase"
+	@MEM=$(STRESS_MEM) KERNEL=$(1) SMP=$(STRESS_SMP) APPEND='$(3)' \
+		DISKS='$(STRESS_DISKS)' TIMEOUT=$(STRESS_TIMEOUT) RESULTS=$(2) \
 		CMD='$(STRESS_ENV) /sip/tests/stress/stress.sh $(STRESS_FORM) | tee /results/stress.tap' \
-		./qemu/boot.sh 2> $(STRESS_RESULTS).err | tee $(STRESS_RESULTS).out | \
+		./qemu/boot.sh 2> $(2).err | tee $(2).out | \
 		grep --line-buffered -aE '^(not )?ok |^# |^1\.\.|^Bail' | ./qemu/progress.sh; \
 		rc=$${PIPESTATUS[0]}; \
-		[ -s $(STRESS_RESULTS).err ] && cat $(STRESS_RESULTS).err; \
-		if [ $$rc = 0 ] && ! grep -aq '^not ok' $(STRESS_RESULTS)/stress.tap && \
-		   [ "$$(grep -ac '^ok ' $(STRESS_RESULTS)/stress.tap)" = 5 ]; then \
-			./qemu/progress.sh "stress: passed ($(DEBUG_KERNEL), console in $(STRESS_RESULTS)/console.log)"; \
-		else ./qemu/progress.sh "stress: FAILED (boot status $$rc; console in $(STRESS_RESULTS)/console.log)"; exit 1; fi
+		[ -s $(2).err ] && cat $(2).err; \
+		if [ $$rc = 0 ] && ! grep -aq '^not ok' $(2)/stress.tap && \
+		   [ "$$(grep -ac '^ok ' $(2)/stress.tap)" = 5 ]; then \
+			./qemu/progress.sh "stress: passed ($(1), console in $(2)/console.log)"; \
+		else ./qemu/progress.sh "stress: FAILED on $(1) (boot status $$rc; console in $(2)/console.log)"; exit 1; fi
+endef
+
+stress: stress-debug stress-rt
+
+stress-debug: deps kernel-debug
+	$(call stress_run,$(DEBUG_KERNEL),$(STRESS_RESULTS),$(STRESS_APPEND))
+
+stress-rt: deps kernel-rt
+	$(call stress_run,$(RT_KERNEL),$(STRESS_RESULTS)-rt,$(STRESS_APPEND_RT))
