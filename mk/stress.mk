@@ -13,11 +13,9 @@
 # debug options: the control for anything the patched run reports.
 STRESS_KERNEL ?= patched
 DEBUG_KERNEL  := $(STRESS_KERNEL)-debug
-DEBUG_OBJ     := $(SIP_CACHE)/$(DEBUG_KERNEL)/obj
 # The same suite on PREEMPT_RT (qemu/config/rt.config): a kernel of its
 # own, "patched-rt" (or "base-rt", the control), with its own objects.
 RT_KERNEL     := $(STRESS_KERNEL)-rt
-RT_OBJ        := $(SIP_CACHE)/$(RT_KERNEL)/obj
 STRESS_SMP    ?= 4
 STRESS_MEM    ?= 2G
 STRESS_DISKS  ?= 100us 500us 2ms
@@ -57,22 +55,22 @@ kselftest: deps
 	@+$(call need_kernel,patched)
 	@./tests/host/kselftest.sh results/kselftest
 
+# stress_kernel <name> <fragment>: build <name> from $(STRESS_KERNEL)'s
+# sources (a link to them) with <fragment> merged last, objects of its own.
+define stress_kernel
+	@mkdir -p $(SIP_CACHE)/$(1)
+	@[ -e $(SIP_CACHE)/$(1)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(1)/src
+	@./qemu/progress.sh "kernel: building $(1) in $(SIP_CACHE)/$(1)/obj"
+	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(1)/src $(SIP_CACHE)/$(1)/obj \
+		$(call FRAGS,$(STRESS_KERNEL)) $(2)
+endef
+
 kernel-rt: kernel-tree
-	@mkdir -p $(SIP_CACHE)/$(RT_KERNEL)
-	@[ -e $(SIP_CACHE)/$(RT_KERNEL)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(RT_KERNEL)/src
-	@./qemu/progress.sh "kernel: building $(RT_KERNEL) in $(RT_OBJ)"
-	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(RT_KERNEL)/src $(RT_OBJ) \
-		$(call FRAGS,$(STRESS_KERNEL)) qemu/config/rt.config
+	$(call stress_kernel,$(RT_KERNEL),qemu/config/rt.config)
 
 kernel-debug: kernel-tree
-	@mkdir -p $(SIP_CACHE)/$(DEBUG_KERNEL)
-	@[ -e $(SIP_CACHE)/$(DEBUG_KERNEL)/src ] || ln -s ../$(STRESS_KERNEL)/src $(SIP_CACHE)/$(DEBUG_KERNEL)/src
-	@./qemu/progress.sh "kernel: building $(DEBUG_KERNEL) in $(DEBUG_OBJ)"
-	@nice -n 10 ./qemu/build-kernel.sh $(SIP_CACHE)/$(DEBUG_KERNEL)/src $(DEBUG_OBJ) \
-		$(call FRAGS,$(STRESS_KERNEL)) qemu/config/debug.config
+	$(call stress_kernel,$(DEBUG_KERNEL),qemu/config/debug.config)
 
-# kernel-debug every time: the series may have changed since the last
-# build (an unchanged tree costs one incremental make).
 # stress_run <kernel> <results> <append>: boot <kernel> with the suite and
 # check its TAP (5 phases, none failed).
 define stress_run
@@ -91,6 +89,8 @@ define stress_run
 		else ./qemu/progress.sh "stress: FAILED on $(1) (boot status $$rc; console in $(2)/console.log)"; exit 1; fi
 endef
 
+# The kernels are rebuilt every time: the series may have changed since
+# the last build (an unchanged tree costs one incremental make).
 stress: stress-debug stress-rt
 
 stress-debug: deps kernel-debug
