@@ -33,6 +33,10 @@ BUCKET_DISKS       ?= $(call bench_setting,bucket-disks)
 BUCKET_READS       ?= $(call bench_setting,bucket-reads)
 BUCKET_OUT         ?= results/bucket
 BUCKET_KERNEL      ?= patched
+BENCH_COST_OUT     ?= results/cost
+BENCH_COST_REPS    ?= $(call bench_setting,cost-reps)
+BENCH_COST_ENTRY_SECONDS ?= $(call bench_setting,cost-entry-seconds)
+BENCH_COST_POLICIES ?= $(call bench_setting,cost-policies)
 
 HELP += \
 	"bench        the series (sched; sched_task: IO latency per task) against menu, teo and ladder:" \
@@ -42,6 +46,12 @@ HELP += \
 	"             [BENCH_POLICIES='$(BENCH_POLICIES)': the set's policies-<set> row]" \
 	"             (defaults, policies, workloads: $(BENCH_TABLE))" \
 	"             [BENCH_JOBS=$(BENCH_JOBS): boots at once, virtual time only] [CLOCK=virtual|real]" \
+	"bench-cost   what the hooks cost, in instructions, base against patched on one CPU: the table's" \
+	"             cost rows (pipe and futex ping-pong, perf bench sched pipe, hackbench, fork, IO at" \
+	"             queue depth 1 and 16) with the idle states and with idle=poll, and the instructions" \
+	"             per idle entry of each policy: $(BENCH_COST_OUT)/cost.{md,json}" \
+	"             [BENCH_COST_REPS=$(BENCH_COST_REPS)] [BENCH_COST_ENTRY_SECONDS=$(BENCH_COST_ENTRY_SECONDS): 0 skips that figure]" \
+	"             [BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)'] [BENCH_COST_APPEND=: the patched kernel's extra command line]" \
 	"bench-compare one policy of two bench runs side by side, figures worse in AFTER listed (status 1):" \
 	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after] [TOLERANCE=1: %]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
@@ -49,7 +59,7 @@ HELP += \
 	"             (booted with sched_io_latency=device): $(BUCKET_OUT)/table.md" \
 	"             [BUCKET_DISKS='$(BUCKET_DISKS)'] [BUCKET_READS=$(BUCKET_READS)] [BUCKET_KERNEL=$(BUCKET_KERNEL)|base]"
 
-.PHONY: bench bench-compare bucket-table
+.PHONY: bench bench-cost bench-compare bucket-table
 
 bench: $(REPORT)
 	@[ -f $(SIP_CACHE)/base/obj/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel
@@ -58,6 +68,15 @@ bench: $(REPORT)
 		BENCH_COST_SECONDS='$(BENCH_COST_SECONDS)' BENCH_WORKLOADS='$(BENCH_WORKLOADS)' \
 		BENCH_POLICIES='$(BENCH_POLICIES)' BENCH_JOBS='$(BENCH_JOBS)' BENCH_OUT='$(BENCH_OUT)' BENCH_TIME_TARGET='$(BENCH_TIME_TARGET)' REPORT='$(REPORT)' \
 		./trace-scripts/bench/bench.sh
+
+# One-CPU boots of both kernels (trace-scripts/bench/cost.sh).
+bench-cost: deps
+	@[ -f $(SIP_CACHE)/base/obj/arch/x86/boot/bzImage ] && \
+		[ -f $(SIP_CACHE)/patched/obj/arch/x86/boot/bzImage ] || $(MAKE) --no-print-directory kernel
+	@BENCH_PLATFORM='$(PLATFORM)' BENCH_COST_OUT='$(BENCH_COST_OUT)' \
+		BENCH_COST_REPS='$(BENCH_COST_REPS)' BENCH_COST_ENTRY_SECONDS='$(BENCH_COST_ENTRY_SECONDS)' \
+		BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)' BENCH_COST_APPEND='$(BENCH_COST_APPEND)' \
+		BENCH_JOBS='$(BENCH_JOBS)' ./trace-scripts/bench/cost.sh
 
 # The same policy in two runs, typically the series before and after a
 # change (trace-scripts/bench/bench-compare.py says what "worse" means).

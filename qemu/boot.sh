@@ -5,7 +5,7 @@
 # console, and exit with the command's exit status.
 #
 # Environment: KERNEL CMD SMP TIMEOUT DISKS DISK_COMPLETION APPEND PLATFORM
-# CLOCK RESULTS MEM V (see `make help`; DISK_COMPLETION's default is in
+# CLOCK RESULTS MEM V GUEST_BENCH_TOOLS (see `make help`; DISK_COMPLETION's default is in
 # qemu/defaults.sh). A guest that panics, oopses, WARNs, hangs or runs past
 # TIMEOUT fails with a one-line reason on stderr and a non-zero status:
 #   124 timeout, 125 guest setup failed, 126 kernel died (panic/oops/WARN),

@@ -12,7 +12,7 @@ pkgs=(
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config
 	libkshark-dev kernelshark gnuplot-nox xvfb xauth imagemagick
 	valgrind libpci-dev gettext libjson-c-dev python3 python3-ply python3-git
-	bash-static e2fsprogs
+	bash-static e2fsprogs linux-perf rt-tests
 )
 
 missing=()

@@ -94,6 +94,16 @@ copy_with_libs /usr/bin/trace-cmd /usr/bin/trace-cmd
 # disk, for the workloads that write through a file system.
 copy_with_libs /usr/sbin/mke2fs /usr/sbin/mke2fs
 cp /etc/mke2fs.conf "$stage/etc/mke2fs.conf" 2>/dev/null || true
+# With GUEST_BENCH_TOOLS=1 (make bench-cost), the benchmarks maintainers
+# run themselves, from the host's Debian packages with their libraries:
+# perf (linux-perf, for perf bench) and hackbench (rt-tests). About 30 MB,
+# so only in the boots that run them.
+if [ "${GUEST_BENCH_TOOLS:-0}" = 1 ]; then
+	for b in /usr/bin/perf /usr/bin/hackbench; do
+		[ -x "$b" ] || die "$b missing (make deps installs linux-perf and rt-tests)"
+		copy_with_libs "$b" "$b"
+	done
+fi
 [ -x "$cpp/cpupower" ] && copy_with_libs "$cpp/cpupower" /usr/bin/cpupower
 for c in "$tools"/*; do
 	[ -x "$c" ] && cp "$c" "$stage/usr/bin/"

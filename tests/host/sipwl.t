@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 scratch
 W=$tmp/sipwl
-plan 11
+plan 12
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$W" tests/workloads/sipwl.c -lm 2> "$tmp/cc.err"
 rc=$?
@@ -34,7 +34,7 @@ check_line() {
 	awk -v ops="$ops" '$2 !~ /^[0-9]+$/ || ($1 == "late" && ++n > ops + 1) { exit 1 }' "$late"
 }
 
-# 2-7: the wake-up workloads, then remote-wakeup and timer, which share
+# 2-8: the wake-up workloads and fork, then remote-wakeup and timer, which share
 # their code. sipwl arguments | the lateness figures the line must have
 while IFS='|' read -r args stems; do
 	# shellcheck disable=SC2086
@@ -45,6 +45,7 @@ while IFS='|' read -r args stems; do
 	ok $? "sipwl -t 1 $args: $line, $(wc -l < "$tmp/late") lateness samples$(head -c 200 "$tmp/err")"
 done <<'EOF'
 futex-pingpong|
+fork|
 sock-rr 500|late
 prodcons 8 2000|late
 mix 2000 1000|late timer_late
@@ -52,7 +53,7 @@ remote-wakeup 2000|late
 timer 1000|late
 EOF
 
-# 8: io-fsync on the host's /tmp file system: buffered writes and fsync
+# 9: io-fsync on the host's /tmp file system: buffered writes and fsync
 mkdir -p "$tmp/fs"
 line=$("$W" -s 1 -t 1 io-fsync "$tmp/fs" 64 2> "$tmp/err")
 rc=$?
@@ -60,21 +61,21 @@ rc=$?
 	[ "$(sed -n 's/.* ops=\([0-9]*\) .*/\1/p' <<< "$line")" -gt 0 ] && [ -z "$(ls "$tmp/fs")" ]
 ok $? "sipwl -t 1 io-fsync DIR 64: $line, its file removed$(head -c 200 "$tmp/err")"
 
-# 9: a bad argument: status 2, one line naming it, no result line
+# 10: a bad argument: status 2, one line naming it, no result line
 "$W" -t 1 prodcons 0 2000 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
 	grep -q "BURST must be 1\.\.[0-9]*, not '0'" "$tmp/err"
 ok $? "prodcons BURST=0: status $rc, $(cat "$tmp/err")"
 
-# 10: io-depth beyond its task limit, the same way, before opening the device
+# 11: io-depth beyond its task limit, the same way, before opening the device
 "$W" -t 1 io-depth /nonexistent 17 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
 	grep -q "TASKS must be 1\.\.16, not '17'" "$tmp/err"
 ok $? "io-depth TASKS=17: status $rc, $(cat "$tmp/err")"
 
-# 11: the bench table's workloads, as make bench lists them, against
+# 12: the bench table's workloads, as make bench lists them, against
 # sipwl's usage
 . trace-scripts/bench/bench-table.sh
 wls=$(for set in full quick io; do

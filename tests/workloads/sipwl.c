@@ -34,6 +34,8 @@
  *                              apart; a consumer on CPU 1 reading one at a time
  *   mix MAX_GAP_US PERIOD_US   remote-wakeup MAX_GAP_US, plus a task on CPU 1
  *                              sleeping to absolute deadlines PERIOD_US apart
+ *   fork                       one task forking a child that exits at once,
+ *                              then reaping it: one op per child
  *   idle                       nothing: the CPUs idle between kernel timers
  *
  * Every workload runs for SECONDS (default 5) and prints one line:
@@ -127,7 +129,7 @@ static void usage(void)
 		"  io-fsync DIR WRITE_KB |\n"
 		"  pingpong |\n"
 		"  remote-wakeup MAX_GAP_US | futex-pingpong | sock-rr MAX_THINK_US |\n"
-		"  prodcons BURST MAX_GAP_US | mix MAX_GAP_US PERIOD_US | idle\n");
+		"  prodcons BURST MAX_GAP_US | mix MAX_GAP_US PERIOD_US | fork | idle\n");
 	exit(2);
 }
 
@@ -404,6 +406,29 @@ static int run_pingpong(void)
 	return 0;
 }
 
+/*
+ * fork() and exit(): the task creation and teardown paths, each child
+ * reaped before the next is forked, so one task at a time is created.
+ */
+static int run_fork(void)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(seconds * 1e9), ops = 0;
+	pid_t pid;
+
+	while (now_ns() < end) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0)
+			_exit(0);
+		if (waitpid(pid, NULL, 0) != pid)
+			die("waitpid");
+		ops++;
+	}
+	report("fork", ops, t0, "ops/s", NULL, NULL);
+	return 0;
+}
+
 /* the futex word of futex-pingpong: whose turn it is, or the end */
 enum { TURN_CPU0, TURN_CPU1, TURN_QUIT };
 
@@ -597,6 +622,8 @@ int main(int argc, char **argv)
 	if (!strcmp(w, "mix") && argc == 2)
 		return run_wake("mix", 0, 1, num_arg(argv[0], 0, 10000000, "MAX_GAP_US"),
 				num_arg(argv[1], 1, 10000000, "PERIOD_US"));
+	if (!strcmp(w, "fork") && argc == 0)
+		return run_fork();
 	if (!strcmp(w, "idle") && argc == 0) {
 		long long t0 = now_ns();
 
