@@ -9,6 +9,7 @@
 # (trace-scripts/bench/bench.tsv), which the harness and the guest read too.
 BENCH_TABLE := trace-scripts/bench/bench.tsv
 bench_setting = $(shell awk -F'\t' '$$1 == "setting" && $$2 == "$(1)" { print $$3 }' $(BENCH_TABLE))
+bench_rows = $(shell awk -F'\t' '$$1 == "$(1)" { print $$2 }' $(BENCH_TABLE))
 bench_names = $(shell awk -F'\t' '$$1 == "$(1)" && index("," $$3 ",", ",$(2),") { print $$2 }' $(BENCH_TABLE))
 
 # BENCH_SET: the workloads of one set of the table (full, quick, io).
@@ -37,6 +38,7 @@ BENCH_COST_OUT     ?= results/cost
 BENCH_COST_REPS    ?= $(call bench_setting,cost-reps)
 BENCH_COST_ENTRY_SECONDS ?= $(call bench_setting,cost-entry-seconds)
 BENCH_COST_POLICIES ?= $(call bench_setting,cost-policies)
+BENCH_COST_VARIANTS ?= $(call bench_rows,cost-variant)
 
 HELP += \
 	"bench        the series (sched; sched_task: IO latency per task) against menu, teo and ladder:" \
@@ -52,6 +54,7 @@ HELP += \
 	"             per idle entry of each policy: $(BENCH_COST_OUT)/cost.{md,json}" \
 	"             [BENCH_COST_REPS=$(BENCH_COST_REPS)] [BENCH_COST_ENTRY_SECONDS=$(BENCH_COST_ENTRY_SECONDS): 0 skips that figure]" \
 	"             [BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)'] [BENCH_COST_APPEND=: the patched kernel's extra command line]" \
+	"             [BENCH_COST_VARIANTS='$(BENCH_COST_VARIANTS)': patched boots with inputs off, '' for none]" \
 	"bench-compare one policy of two bench runs side by side, figures worse in AFTER listed (status 1):" \
 	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after] [TOLERANCE=1: %]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
@@ -76,6 +79,7 @@ bench-cost: deps
 	@BENCH_PLATFORM='$(PLATFORM)' BENCH_COST_OUT='$(BENCH_COST_OUT)' \
 		BENCH_COST_REPS='$(BENCH_COST_REPS)' BENCH_COST_ENTRY_SECONDS='$(BENCH_COST_ENTRY_SECONDS)' \
 		BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)' BENCH_COST_APPEND='$(BENCH_COST_APPEND)' \
+		BENCH_COST_VARIANTS='$(BENCH_COST_VARIANTS)' \
 		BENCH_JOBS='$(BENCH_JOBS)' ./trace-scripts/bench/cost.sh
 
 # The same policy in two runs, typically the series before and after a

@@ -6,13 +6,14 @@
 # of its runs, patched/base is the base's figure over the patched one's
 # with the spread of the worst and best pairing, the idle entry figures
 # are the counts' statistics; a missing or malformed file, or kernels that
-# ran different rows, is one line on stderr naming it and status 1.
+# ran different rows, is one line on stderr naming it and status 1; a
+# variant's inputs cost its figure less the all-on one, in % of the base.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 C=trace-scripts/bench/cost-report.py
-plan 9
+plan 10
 
 # rows <kernel-view> <row:ops:elapsed:idle ...>: one run per argument
 rows() {
@@ -59,6 +60,17 @@ ok $? "idle entry statistics: mean, median, p90, entries"
 grep -q '^| pipe | 1050 | 1100 | 0.955 | 0.833-1.000 | 2, 2 |$' "$tmp/out/cost.md" &&
 	grep -q '^| teo | 10 | 55 | 55 | 20 | 90 |$' "$tmp/out/cost.md"
 ok $? "cost.md has the row and the idle entry lines"
+
+# a variant: the inputs it switches off cost (1100 - 1000) / 1050 of the base
+rows patched-states-no-task pipe:1000:1000000:0
+printf '%s\n' 4 4 > "$tmp/raw/patched-states-no-task/entry-sched.txt"
+$C --raw "$tmp/raw" --out "$tmp/outv" --policies "teo sched" --variants no-task 2> "$tmp/err"
+rc=$?
+d=$tmp/outv/cost.json
+[ $rc = 0 ] &&
+	[ "$(python3 -c "import json; v=json.load(open('$d'))['variants']['no-task']; print(v['rows'][0]['ratio'], v['rows'][0]['inputs_cost_pct'], v['idle_entry']['mean'])")" = "1.05 9.52 4.0" ] &&
+	grep -q '^| pipe | 0.955 | 1.050 (+9.5 %) |$' "$tmp/outv/cost.md"
+ok $? "a variant: its ratio 1.05 and its inputs' cost 9.52 % of the base $(head -1 "$tmp/err")"
 
 # bad input
 cp -r "$tmp/raw" "$tmp/bad1"

@@ -3,7 +3,8 @@
 """cost-report.py - the tables of `make bench-cost` from its boots.
 
 usage: cost-report.py --raw DIR --out DIR [--reference POLICY]
-                      [--policies 'P ...'] [--platform NAME] [--append ARGS]
+                      [--policies 'P ...'] [--variants 'V ...']
+                      [--platform NAME] [--append ARGS]
 
 DIR/<kernel>-<view>/cost-rows.txt holds the guest's lines (cost-guest.sh)
 
@@ -17,7 +18,11 @@ instructions per operation are (E - I) / N. A row's figure is the median
 of its runs; "patched/base" is the base's instructions over the patched
 kernel's, the throughput ratio the issue's targets are written in (>= 0.99
 with every input on). The idle entry figures are per policy: entries,
-mean, median and the 10th and 90th percentiles.
+mean, median and the 10th and 90th percentiles. A variant V (inputs
+switched off at boot) is DIR/patched-states-V/, the same rows and the
+series' idle entry figure: its patched/base per row, and what the inputs
+it switches off cost, its instructions per operation less the all-on
+figure's, as a share of the base's.
 
 Writes OUT/cost.json and OUT/cost.md; exits 1 with a message naming the
 missing or malformed file when a boot's results are incomplete.
@@ -100,6 +105,7 @@ def main():
     ap.add_argument("--policies", default="")
     ap.add_argument("--platform", default="")
     ap.add_argument("--append", default="")
+    ap.add_argument("--variants", default="")
     a = ap.parse_args()
 
     views = {}
@@ -133,6 +139,30 @@ def main():
             rows.append(fig)
         views[view] = rows
 
+    variants = {}
+    base_rows = {r["row"]: r["base"]["instructions_per_op"] for r in views["states"]}
+    all_rows = {r["row"]: r["patched"]["instructions_per_op"] for r in views["states"]}
+    for v in a.variants.split():
+        d = os.path.join(a.raw, f"patched-states-{v}")
+        data = read_rows(os.path.join(d, "cost-rows.txt"))
+        if list(data) != list(base_rows):
+            fail(f"variant {v}: rows {list(data)}, not {list(base_rows)}")
+        rows = []
+        for name, runs in data.items():
+            ipo = statistics.median(per_op(r) for r in runs)
+            rows.append({
+                "row": name,
+                "instructions_per_op": round(ipo, 1),
+                "ratio": round(base_rows[name] / ipo, 4),
+                # what the inputs switched off cost, % of the base
+                "inputs_cost_pct": round(100 * (all_rows[name] - ipo) / base_rows[name], 2),
+            })
+        entry_path = os.path.join(d, "entry-sched.txt")
+        variants[v] = {
+            "rows": rows,
+            "idle_entry": read_entries(entry_path) if os.path.exists(entry_path) else None,
+        }
+
     pols = a.policies.split()
     entry = {}
     for pol in pols:
@@ -149,6 +179,7 @@ def main():
         "patched_append": a.append,
         "views": views,
         "idle_entry": entry,
+        "variants": variants,
     }
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "cost.json"), "w") as f:
@@ -184,6 +215,28 @@ def main():
             e = entry[pol]
             md.append(f"| {pol} | {e['entries']} | {e['mean']:.0f} | {e['median']:.0f} "
                       f"| {e['p10']} | {e['p90']} |")
+    if variants:
+        names = list(variants)
+        md += ["", "## Inputs switched off (states view)", "",
+               "patched/base with every input on, then with each variant's inputs "
+               "off at boot; in brackets what those inputs cost, % of the base's "
+               "instructions per operation.", "",
+               "| row | all on | " + " | ".join(names) + " |",
+               "|---|---|" + "---|" * len(names)]
+        for r in views["states"]:
+            cells = []
+            for v in names:
+                vr = next(x for x in variants[v]["rows"] if x["row"] == r["row"])
+                cells.append(f"{vr['ratio']:.3f} ({vr['inputs_cost_pct']:+.1f} %)")
+            md.append(f"| {r['row']} | {r['ratio']:.3f} | " + " | ".join(cells) + " |")
+        if any(variants[v]["idle_entry"] for v in names):
+            md += ["", "| idle entry, mean instructions | all on | "
+                   + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+            allm = entry.get("sched", {}).get("mean")
+            md.append("| sched | " + (f"{allm:.0f}" if allm is not None else "-") + " | "
+                      + " | ".join(f"{variants[v]['idle_entry']['mean']:.0f}"
+                                   if variants[v]["idle_entry"] else "-" for v in names)
+                      + " |")
     with open(os.path.join(a.out, "cost.md"), "w") as f:
         f.write("\n".join(md) + "\n")
 

@@ -7,7 +7,7 @@
 #
 # Environment (mk/bench.mk sets it): BENCH_COST_OUT BENCH_COST_REPS
 # BENCH_COST_ENTRY_SECONDS BENCH_COST_POLICIES BENCH_COST_APPEND
-# BENCH_PLATFORM BENCH_JOBS; what is not set is the table's
+# BENCH_COST_VARIANTS BENCH_PLATFORM BENCH_JOBS; what is not set is the table's
 # (trace-scripts/bench/bench.tsv): its cost rows, the kernels and command
 # lines of the policies, the disks.
 #
@@ -15,10 +15,13 @@
 # idle states present as in production, and "poll", idle=poll, where no
 # idle state and no idle policy runs at all. The base kernel runs the
 # rows under the reference policy (the table's cost-reference, teo); the
-# patched kernel under the series' defaults plus BENCH_COST_APPEND (a
-# switch to try, say). In the states view each boot also measures the
-# instructions per idle entry of the policies of BENCH_COST_POLICIES that
-# run on its kernel. cost-report.py writes BENCH_COST_OUT/cost.{md,json}.
+# patched kernel under the series' defaults plus BENCH_COST_APPEND. In the
+# states view each boot also measures the instructions per idle entry of
+# the policies of BENCH_COST_POLICIES that run on its kernel. Then one
+# boot of the patched kernel per variant of BENCH_COST_VARIANTS (the
+# table's cost-variant rows: inputs switched off at boot), states view:
+# what an input costs is the figure with every input on less the figure
+# without it. cost-report.py writes BENCH_COST_OUT/cost.{md,json}.
 set -u
 . trace-scripts/bench/bench-table.sh
 : "${BENCH_COST_OUT:=results/cost}" "${BENCH_PLATFORM:=x86-client}"
@@ -26,12 +29,16 @@ set -u
 : "${BENCH_COST_ENTRY_SECONDS:=$(bench_field setting cost-entry-seconds 3)}"
 : "${BENCH_COST_POLICIES:=$(bench_field setting cost-policies 3)}"
 : "${BENCH_COST_APPEND:=}"
+: "${BENCH_COST_VARIANTS=$(bench_names cost-variant)}"
 ref=$(bench_field setting cost-reference 3)
 disks=$(bench_field setting disks 3)
 
 die() { echo "bench-cost: $*" >&2; exit 1; }
 case "$BENCH_COST_REPS" in ''|*[!0-9]*|0) die "BENCH_COST_REPS=$BENCH_COST_REPS: must be >= 1" ;; esac
 case "$BENCH_COST_ENTRY_SECONDS" in ''|*[!0-9]*) die "BENCH_COST_ENTRY_SECONDS=$BENCH_COST_ENTRY_SECONDS: must be seconds" ;; esac
+for v in $BENCH_COST_VARIANTS; do
+	bench_field cost-variant "$v" 3 > /dev/null || die "unknown variant $v ($(bench_names cost-variant))"
+done
 for p in $ref $BENCH_COST_POLICIES; do
 	bench_field policy "$p" 3 > /dev/null || die "unknown policy $p ($(bench_names policy))"
 done
@@ -42,13 +49,14 @@ rm -rf "$raw"
 mkdir -p "$raw"
 t0=$(date +%s)
 
-# One boot: kernel $1, view $2.
+# One boot: kernel $1, view $2, and for the patched kernel in the states
+# view, variant $3 of the table (its command line added), if any.
 run_boot() {
-	local kernel=$1 view=$2 dir=$raw/$1-$2 append pols= p
+	local kernel=$1 view=$2 variant=${3:-} dir=$raw/$1-$2${3:+-$3} append pols= p
 	if [ "$kernel" = base ]; then
 		append=$(bench_field policy "$ref" 4)
 	else
-		append=$BENCH_COST_APPEND
+		append="$BENCH_COST_APPEND${variant:+ $(bench_field cost-variant "$variant" 3)}"
 	fi
 	[ "$view" = poll ] && append="$append idle=poll"
 	if [ "$view" = states ] && [ "$BENCH_COST_ENTRY_SECONDS" -gt 0 ]; then
@@ -56,20 +64,24 @@ run_boot() {
 			[ "$(bench_field policy "$p" 3)" = "$kernel" ] && pols+=" $p"
 		done
 	fi
-	echo "bench-cost: [$(($(date +%s) - t0))s] $kernel, $view${pols:+, idle entries of$pols}"
+	echo "bench-cost: [$(($(date +%s) - t0))s] $kernel, $view${variant:+, $variant}${pols:+, idle entries of$pols}"
 	make --no-print-directory -s boot KERNEL="$kernel" APPEND="$append" \
 		PLATFORM="$BENCH_PLATFORM" SMP=1 DISKS="$disks" GUEST_BENCH_TOOLS=1 \
 		RESULTS="$dir" TIMEOUT=3600 \
 		CMD="sh /sip/trace-scripts/guest/cost-guest.sh -r $BENCH_COST_REPS -e $([ -n "$pols" ] && echo "$BENCH_COST_ENTRY_SECONDS" || echo 0)$pols" \
 		> "$dir.log" 2>&1 ||
-		{ tail -15 "$dir.log" >&2; die "boot $kernel $view failed (log: $dir.log)"; }
+		{ tail -15 "$dir.log" >&2; die "boot $kernel $view $variant failed (log: $dir.log)"; }
 	echo "$append" > "$dir/append.txt"
 }
 
 # Virtual time: what a guest measures does not depend on the host's load.
 jobs=${BENCH_JOBS:-$(nproc)}
 running=0 failed=0
-for b in "base states" "patched states" "base poll" "patched poll"; do
+boots=("base states" "patched states" "base poll" "patched poll")
+for v in $BENCH_COST_VARIANTS; do
+	boots+=("patched states $v")
+done
+for b in "${boots[@]}"; do
 	if [ $running -ge "$jobs" ]; then
 		wait -n || failed=1
 		running=$((running - 1))
@@ -86,6 +98,7 @@ done
 [ $failed = 0 ] || die "a boot failed"
 python3 trace-scripts/bench/cost-report.py --raw "$raw" --out "$BENCH_COST_OUT" \
 	--reference "$ref" --policies "$BENCH_COST_POLICIES" \
-	--platform "$BENCH_PLATFORM" --append "$BENCH_COST_APPEND" ||
+	--platform "$BENCH_PLATFORM" --append "$BENCH_COST_APPEND" \
+	--variants "$BENCH_COST_VARIANTS" ||
 	die "cost-report.py failed"
 echo "bench-cost: [$(($(date +%s) - t0))s] $BENCH_COST_OUT/cost.md $BENCH_COST_OUT/cost.json"
