@@ -89,8 +89,7 @@ for r in $rows; do
 		i1=$(idle_sum) k1=$(idle_entries)
 		res=$(parse "$parser" "$ops" /tmp/cost.out)
 		[ -n "$res" ] || { cat /tmp/cost.out >&2; die "row $r: no result in the output of '$cmd'"; }
-		set -- $res
-		echo "row $r rep $rep ops $1 elapsed_ns $2 idle_ns $((i1 - i0)) idle_entries $((k1 - k0))" |
+		echo "row $r rep $rep ops ${res% *} elapsed_ns ${res#* } idle_ns $((i1 - i0)) idle_entries $((k1 - k0))" |
 			tee -a "$out/cost-rows.txt"
 		rep=$((rep + 1))
 	done
@@ -127,11 +126,12 @@ for pol in "$@"; do
 	wait $pids
 	echo 0 > $T/tracing_on
 	echo 0 > $T/events/power/cpu_idle/enable
-	echo nop > $T/current_tracer
-	echo > $T/set_ftrace_filter
+	# Before the tracer is reset, which empties the buffer.
 	rm -f /tmp/entry.dat
 	(cd /tmp && trace-cmd extract -o /tmp/entry.dat > /dev/null 2>&1) ||
 		die "$pol: trace-cmd extract failed"
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
 	# The entry's start, then the first state entered after it (state
 	# 4294967295 is the exit); an entry without a state (polling, or
 	# need_resched() on the way) has no figure.
