@@ -58,7 +58,7 @@ ok $? "the poll view, and idle entries per 1000 ops (6 in 3000)"
 ok $? "idle entry statistics: mean, median, p90, entries"
 
 grep -q '^| pipe | 1050 | 1100 | 0.955 | 0.833-1.000 | 2, 2 |$' "$tmp/out/cost.md" &&
-	grep -q '^| teo | 10 | 55 | 55 | 20 | 90 |$' "$tmp/out/cost.md"
+	grep -q '^| teo | 10 | 55 | 20 | 90 | 100 | 55 |$' "$tmp/out/cost.md"
 ok $? "cost.md has the row and the idle entry lines"
 
 # a variant: the inputs it switches off cost (1100 - 1000) / 1050 of the base

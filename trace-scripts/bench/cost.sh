@@ -45,7 +45,8 @@ done
 [ "$(bench_field policy "$ref" 3)" = base ] || die "cost-reference $ref is not a policy of the base kernel"
 
 raw=$BENCH_COST_OUT/raw
-rm -rf "$raw"
+# BENCH_COST_RESUME=1 keeps the boots of an interrupted run that are complete.
+[ "${BENCH_COST_RESUME:-0}" = 1 ] || rm -rf "$raw"
 mkdir -p "$raw"
 t0=$(date +%s)
 
@@ -64,6 +65,11 @@ run_boot() {
 			[ "$(bench_field policy "$p" 3)" = "$kernel" ] && pols+=" $p"
 		done
 	fi
+	if [ "${BENCH_COST_RESUME:-0}" = 1 ] && [ -f "$dir/done" ]; then
+		echo "bench-cost: $kernel, $view${variant:+, $variant}: kept from the interrupted run"
+		return 0
+	fi
+	rm -rf "$dir"
 	echo "bench-cost: [$(($(date +%s) - t0))s] $kernel, $view${variant:+, $variant}${pols:+, idle entries of$pols}"
 	make --no-print-directory -s boot KERNEL="$kernel" APPEND="$append" \
 		PLATFORM="$BENCH_PLATFORM" SMP=1 DISKS="$disks" GUEST_BENCH_TOOLS=1 \
@@ -72,6 +78,7 @@ run_boot() {
 		> "$dir.log" 2>&1 ||
 		{ tail -15 "$dir.log" >&2; die "boot $kernel $view $variant failed (log: $dir.log)"; }
 	echo "$append" > "$dir/append.txt"
+	touch "$dir/done"
 }
 
 # Virtual time: what a guest measures does not depend on the host's load.

@@ -105,7 +105,7 @@ for pol in "$@"; do
 		echo "$pol" > $C/cpuidle/current_governor 2>/dev/null &&
 			[ "$(cat $C/cpuidle/current_governor)" = "$pol" ] ||
 			die "governor $pol cannot be selected"
-	elif [ -f $C/cpuidle/current_governor ]; then
+	elif [ "$(cat $C/cpuidle/current_governor 2>/dev/null || echo sched)" != sched ]; then
 		die "policy sched: this kernel has cpuidle governors"
 	fi
 	echo 0 > $T/tracing_on
