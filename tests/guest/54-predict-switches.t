@@ -6,9 +6,9 @@
 # /sys/devices/system/cpu/cpuidle/predict_{timer,io,task,history,horizon}
 # (kernel/sched/idle_inputs.c, "Switching the inputs of the prediction"):
 #  1 the five files read their defaults: 1, device, 1, 1, 1;
-#  2-7 a bad value (2, "yes please", a blank for a boolean; "sometimes" and
-#    "Device" for predict_io) and a write as nobody are refused (EINVAL
-#    at write, with a "sched: predict_" line in the kernel log, or EACCES
+#  2-7 a bad value (2, "maybe", a blank for a boolean, which kstrtobool()
+#    refuses; "sometimes" and "Device" for predict_io) and a write as
+#    nobody are refused (EINVAL at write, with a "sched: predict_" line in the kernel log, or EACCES
 #    at open), and no file changes;
 #  8-12 each switch changes what sched_idle_predict reports, over the
 #    same workload run with the input on, then off (every other input
@@ -31,7 +31,7 @@ state() {
 	for f in $files; do printf '%s ' "$(cat $C/predict_$f)"; done
 }
 defaults="1 device 1 1 1 "
-is "$(state)" "$defaults" "the switches read their defaults"
+is "the switches read their defaults" "$defaults" "$(state)"
 
 # refuse <description> <file> <string> <want> [<sysfs-write -a mode>]
 refuse() {
@@ -52,7 +52,7 @@ refuse() {
 	fi
 }
 refuse "predict_task 2" task "2" "EINVAL write"
-refuse "predict_history 'yes please'" history "yes please" "EINVAL write"
+refuse "predict_history maybe" history "maybe" "EINVAL write"
 refuse "predict_timer blank" timer " " "EINVAL write"
 refuse "predict_io sometimes" io "sometimes" "EINVAL write"
 refuse "predict_io Device" io "Device" "EINVAL write"
@@ -103,4 +103,4 @@ switch task 1 0 next_task_ns remote-wakeup 2000
 switch history 1 0 source remote-wakeup 2000
 switch horizon 1 0 horizon_ns remote-wakeup 2000
 
-is "$(state)" "$defaults" "the switches read their defaults again"
+is "the switches read their defaults again" "$defaults" "$(state)"
