@@ -8,8 +8,8 @@
 #  1 the five files read their defaults: 1, device, 1, 1, 1;
 #  2-7 a bad value (2, "maybe", a blank for a boolean, which kstrtobool()
 #    refuses; "sometimes" and "Device" for predict_io) and a write as
-#    nobody are refused (EINVAL at write, with a "sched: predict_" line in the kernel log, or EACCES
-#    at open), and no file changes;
+#    nobody are refused (EINVAL at write, with a "sched: predict_" line
+#    in the kernel log, or EACCES at open), and no file changes;
 #  8-12 each switch changes what sched_idle_predict reports, over the
 #    same workload run with the input on, then off (every other input
 #    on): the input's field is non-zero in some events when on and in
