@@ -39,6 +39,7 @@ BENCH_COST_REPS    ?= $(call bench_setting,cost-reps)
 BENCH_COST_ENTRY_SECONDS ?= $(call bench_setting,cost-entry-seconds)
 BENCH_COST_POLICIES ?= $(call bench_setting,cost-policies)
 BENCH_COST_VARIANTS ?= $(call bench_rows,cost-variant)
+BENCH_COST_KERNEL  ?= patched
 
 HELP += \
 	"bench        the series (sched; sched_task: IO latency per task) against menu, teo and ladder:" \
@@ -55,6 +56,7 @@ HELP += \
 	"             [BENCH_COST_REPS=$(BENCH_COST_REPS)] [BENCH_COST_ENTRY_SECONDS=$(BENCH_COST_ENTRY_SECONDS): 0 skips that figure]" \
 	"             [BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)'] [BENCH_COST_APPEND=: the patched kernel's extra command line]" \
 	"             [BENCH_COST_VARIANTS='$(BENCH_COST_VARIANTS)': patched boots with inputs off, '' for none]" \
+	"             [BENCH_COST_KERNEL=patched: another build of the series] [BENCH_COST_RESUME=1: keep complete boots]" \
 	"bench-compare one policy of two bench runs side by side, figures worse in AFTER listed (status 1):" \
 	"             BEFORE=<dir or bench.json> AFTER=<dir or bench.json> [POLICY=sched] [LABELS=before,after] [TOLERANCE=1: %]" \
 	"bucket-table the RFD's bucket table: hit rate of the bucket predictor at 100-1000 us per disk" \
@@ -79,7 +81,7 @@ bench-cost: deps
 	@BENCH_PLATFORM='$(PLATFORM)' BENCH_COST_OUT='$(BENCH_COST_OUT)' \
 		BENCH_COST_REPS='$(BENCH_COST_REPS)' BENCH_COST_ENTRY_SECONDS='$(BENCH_COST_ENTRY_SECONDS)' \
 		BENCH_COST_POLICIES='$(BENCH_COST_POLICIES)' BENCH_COST_APPEND='$(BENCH_COST_APPEND)' \
-		BENCH_COST_VARIANTS='$(BENCH_COST_VARIANTS)' \
+		BENCH_COST_VARIANTS='$(BENCH_COST_VARIANTS)' BENCH_COST_KERNEL='$(BENCH_COST_KERNEL)' \
 		BENCH_JOBS='$(BENCH_JOBS)' ./trace-scripts/bench/cost.sh
 
 # The same policy in two runs, typically the series before and after a

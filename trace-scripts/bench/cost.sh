@@ -7,7 +7,8 @@
 #
 # Environment (mk/bench.mk sets it): BENCH_COST_OUT BENCH_COST_REPS
 # BENCH_COST_ENTRY_SECONDS BENCH_COST_POLICIES BENCH_COST_APPEND
-# BENCH_COST_VARIANTS BENCH_PLATFORM BENCH_JOBS; what is not set is the table's
+# BENCH_COST_VARIANTS BENCH_COST_KERNEL (the series' kernel, default
+# patched) BENCH_PLATFORM BENCH_JOBS; what is not set is the table's
 # (trace-scripts/bench/bench.tsv): its cost rows, the kernels and command
 # lines of the policies, the disks.
 #
@@ -28,7 +29,7 @@ set -u
 : "${BENCH_COST_REPS:=$(bench_field setting cost-reps 3)}"
 : "${BENCH_COST_ENTRY_SECONDS:=$(bench_field setting cost-entry-seconds 3)}"
 : "${BENCH_COST_POLICIES:=$(bench_field setting cost-policies 3)}"
-: "${BENCH_COST_APPEND:=}"
+: "${BENCH_COST_APPEND:=}" "${BENCH_COST_KERNEL:=patched}"
 : "${BENCH_COST_VARIANTS=$(bench_names cost-variant)}"
 ref=$(bench_field setting cost-reference 3)
 disks=$(bench_field setting disks 3)
@@ -71,7 +72,8 @@ run_boot() {
 	fi
 	rm -rf "$dir"
 	echo "bench-cost: [$(($(date +%s) - t0))s] $kernel, $view${variant:+, $variant}${pols:+, idle entries of$pols}"
-	make --no-print-directory -s boot KERNEL="$kernel" APPEND="$append" \
+	make --no-print-directory -s boot APPEND="$append" \
+		KERNEL="$([ "$kernel" = patched ] && echo "$BENCH_COST_KERNEL" || echo "$kernel")" \
 		PLATFORM="$BENCH_PLATFORM" SMP=1 DISKS="$disks" GUEST_BENCH_TOOLS=1 \
 		RESULTS="$dir" TIMEOUT=3600 \
 		CMD="sh /sip/trace-scripts/guest/cost-guest.sh -r $BENCH_COST_REPS -e $([ -n "$pols" ] && echo "$BENCH_COST_ENTRY_SECONDS" || echo 0)$pols" \
