@@ -1,5 +1,5 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS='100us' TIMEOUT=600
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS=100us TIMEOUT=600
 # SPDX-License-Identifier: GPL-2.0
 #
 # The run-time switches of the prediction's inputs,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS='100us' TIMEOUT=300 APPEND=sched_idle_inputs=bogus APPEND=sched_idle_inputs=timer,task APPEND=sched_idle_inputs=timer,nonsense
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS=100us TIMEOUT=300 APPEND=sched_idle_inputs=bogus APPEND=sched_idle_inputs=timer,task APPEND=sched_idle_inputs=timer,nonsense
 # SPDX-License-Identifier: GPL-2.0
 #
 # sched_idle_inputs= at boot (kernel/sched/idle_inputs.c), given three
