@@ -1,10 +1,11 @@
 #!/bin/sh
-# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS=100us TIMEOUT=300 APPEND=sched_idle_inputs=bogus APPEND=sched_idle_inputs=timer,task APPEND=sched_idle_inputs=timer,nonsense
+# sip-boot: KERNEL=patched PLATFORM=x86-client SMP=2 DISKS=100us TIMEOUT=300 APPEND=sched_idle_inputs=bogus APPEND=sched_idle_inputs=task,timer APPEND=sched_idle_inputs=timer,zz
 # SPDX-License-Identifier: GPL-2.0
 #
 # sched_idle_inputs= at boot (kernel/sched/idle_inputs.c), given three
-# times: "bogus" (refused), "timer,task", then "timer,nonsense" (refused):
-# the last valid occurrence wins, so
+# times, in this order on the command line (the runner sorts a header's
+# APPEND words): "bogus" (refused), "task,timer", then "timer,zz"
+# (refused): the last valid occurrence wins, so
 #  1 the switches read timer 1, io off, task 1, history 0, horizon 0;
 #  2 each refused occurrence left one line naming its unknown input in
 #    the kernel log;
@@ -28,7 +29,7 @@ state() {
 is "the last valid sched_idle_inputs= wins" "1 off 1 0 0 " "$(state)"
 
 n=$(dmesg | grep -c -e "sched_idle_inputs=: unknown input 'bogus'" \
-	-e "sched_idle_inputs=: unknown input 'nonsense'")
+	-e "sched_idle_inputs=: unknown input 'zz'")
 diag "$(dmesg | grep sched_idle_inputs)"
 is "one log line per refused occurrence" 2 "$n"
 
