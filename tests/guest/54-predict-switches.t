@@ -18,18 +18,9 @@
 #    whose source is history; horizon: horizon_ns, remote-wakeup);
 #  13 the files read their defaults again after being switched back.
 # Skips on a kernel without the series (no predict_timer file).
-. /sip/tests/lib/tap.sh
-C=/sys/devices/system/cpu/cpuidle
-T=/sys/kernel/tracing
-[ -f $C/predict_timer ] || skip_all "no predict_timer on $SIP_KERNEL"
+. /sip/tests/guest/predict-switch-lib.sh
 plan 13
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-EV=$(ls -d $T/events/*/sched_idle_predict | head -1)
 
-files="timer io task history horizon"
-state() {
-	for f in $files; do printf '%s ' "$(cat $C/predict_$f)"; done
-}
 defaults="1 device 1 1 1 "
 is "the switches read their defaults" "$defaults" "$(state)"
 
@@ -58,18 +49,6 @@ refuse "predict_io sometimes" io "sometimes" "EINVAL write"
 refuse "predict_io Device" io "Device" "EINVAL write"
 refuse "predict_horizon as nobody" horizon "0" "EACCES open" nobody
 
-# trace <sipwl arguments>: the sched_idle_predict events of one 1 s run
-trace() {
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 4096 > $T/buffer_size_kb
-	echo 1 > $EV/enable
-	echo 1 > $T/tracing_on
-	sipwl -t 1 "$@" > /dev/null 2>&1
-	echo 0 > $T/tracing_on
-	echo 0 > $EV/enable
-	grep sched_idle_predict: $T/trace
-}
 # count <field> <events>: the events whose field is non-zero (source:
 # whose source is history)
 count() {
@@ -84,9 +63,9 @@ switch() {
 	f=$1 on=$2 off=$3 field=$4
 	shift 4
 	echo "$on" > $C/predict_$f
-	n_on=$(count "$field" "$(trace "$@")")
+	n_on=$(count "$field" "$(trace sipwl -t 1 "$@")")
 	echo "$off" > $C/predict_$f
-	ev=$(trace "$@")
+	ev=$(trace sipwl -t 1 "$@")
 	n_off=$(count "$field" "$ev")
 	total=$(echo "$ev" | grep -c .)
 	echo "$on" > $C/predict_$f

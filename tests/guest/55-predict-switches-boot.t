@@ -15,17 +15,9 @@
 #  4 the IO input comes back at run time: predict_io=device, and the
 #    same reads then give events with an expected completion.
 # Skips on a kernel without the series (no predict_timer file).
-. /sip/tests/lib/tap.sh
-C=/sys/devices/system/cpu/cpuidle
-T=/sys/kernel/tracing
-[ -f $C/predict_timer ] || skip_all "no predict_timer on $SIP_KERNEL"
+. /sip/tests/guest/predict-switch-lib.sh
 plan 4
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-EV=$(ls -d $T/events/*/sched_idle_predict | head -1)
 
-state() {
-	for f in timer io task history horizon; do printf '%s ' "$(cat $C/predict_$f)"; done
-}
 is "the last valid sched_idle_inputs= wins" "1 off 1 0 0 " "$(state)"
 
 n=$(dmesg | grep -c -e "sched_idle_inputs=: unknown input 'bogus'" \
@@ -33,18 +25,6 @@ n=$(dmesg | grep -c -e "sched_idle_inputs=: unknown input 'bogus'" \
 diag "$(dmesg | grep sched_idle_inputs)"
 is "one log line per refused occurrence" 2 "$n"
 
-# trace <command>: the sched_idle_predict events while it runs
-trace() {
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 4096 > $T/buffer_size_kb
-	echo 1 > $EV/enable
-	echo 1 > $T/tracing_on
-	"$@" > /dev/null 2>&1
-	echo 0 > $T/tracing_on
-	echo 0 > $EV/enable
-	grep sched_idle_predict: $T/trace
-}
 both() {
 	sipwl -t 1 io /dev/emud0 &
 	sipwl -t 1 remote-wakeup 2000

@@ -95,10 +95,9 @@ def read_entries(path):
     # apart either way (negative too): the trace's timestamps of those
     # pairs, not the path, which is a few thousand instructions. Pairs
     # outside [0, ENTRY_MAX_NS) are dropped and counted.
-    kept = [v for v in vals if 0 <= v < ENTRY_MAX_NS]
-    if not kept:
+    vals = [v for v in vals if 0 <= v < ENTRY_MAX_NS]
+    if not vals:
         fail(f"{path}: no idle entries")
-    vals = kept
     p99 = pct(vals, 99)
     return {
         "entries": len(vals),
